@@ -331,6 +331,38 @@ def test_pairs_native_vs_twin(pair):
     _check_pair(*pair)
 
 
+# An answer identical to its truth takes a shortcut in the native scorer; these are the
+# texts where "identical" must still not mean "match" (NaN pieces, tolerances).
+IDENTICAL = [
+    "nan", "NaN", "-nan", " nan ", "+NAN", "1, nan", "nan; 2", "a, nan", "nan,nan", "inf", "-inf", "Infinity",
+    "1,inf", "n", "N", "banana", "1e5", "0.1", "17", "a, b", "", ",", ";;", " ", "\uff11\uff12", "\u0661, nan",
+    "1_000", "\u00a0nan\u00a0", "Na\u00f1", "$1,000", "ΑΣ",
+]
+
+
+@pytest.mark.parametrize("s", IDENTICAL)
+def test_identical_answer_and_truth(s):
+    _check_pair(s, s)
+    for tol in (None, 1e-6, 0.0, -1.0):
+        assert nat.question_scorer(s, s, tol) == ref.question_scorer(s, s, tol), tol
+
+
+def test_identical_answers_in_batch():
+    pa = pytest.importorskip("pyarrow")
+    col = pa.array(IDENTICAL, pa.string())
+    for tol in (None, 1e-6, 0.0):
+        got = pa.array(nat.score_arrow(col, col, "gaia", tol, False, False, None, True)["score"]).to_pylist()
+        assert got == [ref.question_scorer(s, s, tol) for s in IDENTICAL], tol
+    got = pa.array(nat.score_arrow(col, col, "gaia-lenient", None, False, False, None, True)["score"]).to_pylist()
+    assert got == [ref.lenient_match(s, s) for s in IDENTICAL]
+
+
+@SETTINGS
+@given(st.one_of(st.text(), lists(), decorated_numbers()))
+def test_identical_pairs(s):
+    _check_pair(s, s)
+
+
 @SETTINGS
 @given(st.text(), st.text())
 def test_arbitrary_text_pairs(p, t):

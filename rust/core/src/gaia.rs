@@ -42,13 +42,18 @@ impl Default for Official {
 
 /// Receives the facts behind a decision. The batch path uses `()` and pays nothing.
 pub trait Observer {
+    /// False for an observer that records nothing, which lets the scorer take shortcuts
+    /// that skip the steps it would otherwise report.
+    const RECORDS: bool = true;
     fn branch(&mut self, _branch: Branch) {}
     fn number(&mut self, _piece: Option<usize>, _pred: f64, _pred_parsed: bool, _truth: f64, _ok: bool) {}
     fn piece_count(&mut self, _pred: usize, _truth: usize) {}
     fn string(&mut self, _piece: Option<usize>, _ok: bool) {}
 }
 
-impl Observer for () {}
+impl Observer for () {
+    const RECORDS: bool = false;
+}
 
 /// `question_scorer(prediction, truth)` of the GAIA leaderboard. `None` is the Python
 /// `None` prediction, which the reference turns into the text `"None"`.
@@ -59,12 +64,21 @@ pub fn question_scorer(prediction: Option<&str>, truth: &str) -> bool {
 /// The official decision procedure, reporting each step to `obs`.
 pub fn official<O: Observer>(prediction: Option<&str>, truth: &str, opt: Official, obs: &mut O) -> bool {
     let pred = prediction.unwrap_or("None");
+    // An answer identical to the truth matches in every branch (the common case), unless
+    // a NaN piece makes `==` false: NaN is spelled with an `n`, and numbers compared with
+    // a tolerance keep the full path (`inf - inf` is NaN there).
+    if !O::RECORDS && pred == truth && opt.number_tolerance.is_none() && !has_any_byte(truth.as_bytes(), b"nN") {
+        return true;
+    }
     if let Some(t) = py_float(truth) {
         obs.branch(Branch::Number);
         return number_piece(pred, truth, t, None, opt, obs);
     }
     if has_any_byte(truth.as_bytes(), b",;") {
         obs.branch(Branch::List);
+        if !O::RECORDS {
+            return list_matches(pred, truth, opt);
+        }
         let n_truth = piece_count(truth);
         let n_pred = piece_count(pred);
         obs.piece_count(n_pred, n_truth);
@@ -91,6 +105,27 @@ pub fn official<O: Observer>(prediction: Option<&str>, truth: &str, opt: Officia
     let ok = gaia_norm_eq(pred, truth, NormRule { drop_punct: true, lower: opt.lower });
     obs.string(None, ok);
     ok
+}
+
+/// The list branch's decision alone: pieces compared in step, stopping at the first
+/// difference (equal piece counts are implied by running out together).
+fn list_matches(pred: &str, truth: &str, opt: Official) -> bool {
+    let (mut ps, mut ts) = (pieces(pred), pieces(truth));
+    loop {
+        match (ps.next(), ts.next()) {
+            (None, None) => return true,
+            (Some(p), Some(t)) => {
+                let ok = match py_float(t) {
+                    Some(tv) => number_piece(p, t, tv, None, opt, &mut ()),
+                    None => gaia_norm_eq(p, t, NormRule { drop_punct: false, lower: opt.lower }),
+                };
+                if !ok {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
 }
 
 /// `re.split("[,;]", s)`: empty pieces kept, pieces not trimmed. Both separators are

@@ -12,6 +12,8 @@ const PUNCT: u8 = 2; // string.punctuation
 const JS_WS: u8 = 4; // JavaScript whitespace
 const JS_WORD: u8 = 8; // JavaScript \w without the u flag
 const FLOAT_WS: u8 = 16; // what float() trims
+const FLOAT_START: u8 = 32; // a float() argument may start with it
+const FLOAT_END: u8 = 64; // a float() argument may end with it
 
 const fn ascii_classes() -> [u8; 128] {
     let mut t = [0u8; 128];
@@ -31,6 +33,17 @@ const fn ascii_classes() -> [u8; 128] {
         if c.is_ascii_alphanumeric() || c == b'_' {
             k |= JS_WORD;
         }
+        // Literal starts: sign, point, digit, inf/infinity/nan; ends: point, digit,
+        // inf/infinity/nan. Whitespace may surround either.
+        if k & FLOAT_WS != 0 || c.is_ascii_digit() || c == b'.' {
+            k |= FLOAT_START | FLOAT_END;
+        }
+        if matches!(c, b'+' | b'-' | b'i' | b'I' | b'n' | b'N') {
+            k |= FLOAT_START;
+        }
+        if matches!(c, b'f' | b'F' | b'y' | b'Y' | b'n' | b'N') {
+            k |= FLOAT_END;
+        }
         t[b] = k;
         b += 1;
     }
@@ -38,6 +51,13 @@ const fn ascii_classes() -> [u8; 128] {
 }
 
 static ASCII: [u8; 128] = ascii_classes();
+
+/// Can a byte start / end the text of a float? Any non-ASCII byte can (Unicode
+/// whitespace or a digit may follow from it).
+#[inline]
+fn can_bound_float(b: &u8, class: u8) -> bool {
+    *b >= 128 || ASCII[*b as usize] & class != 0
+}
 
 #[inline]
 fn ascii_has(b: u8, class: u8) -> bool {
@@ -166,8 +186,19 @@ pub fn py_lower(s: &str) -> String {
 
 /// Python `float(s)`; `None` where Python raises `ValueError`.
 pub fn py_float(s: &str) -> Option<f64> {
+    let b = trim_float_ws(s.as_bytes());
+    // An ASCII byte at either end that no float literal can start or end with settles
+    // it: most non-numbers are rejected here without a scan.
+    if !can_bound_float(b.first()?, FLOAT_START) || !can_bound_float(b.last()?, FLOAT_END) {
+        return None;
+    }
+    // The grammar rejects every non-ASCII byte, so a success on the raw bytes is final;
+    // only a failure on non-ASCII text needs the Unicode mapping below.
+    if let Some(v) = parse_ascii_float(b) {
+        return Some(v);
+    }
     if s.is_ascii() {
-        return parse_ascii_float(s.as_bytes());
+        return None;
     }
     // float() first maps Unicode whitespace to ' ' and Nd digits to ASCII; any other
     // non-ASCII code point makes it fail. The mapped text is never longer than `s`.
@@ -199,22 +230,33 @@ const EXACT_POW10: [f64; 23] = [
     1e21, 1e22,
 ];
 
+/// `b` without the ASCII whitespace that `float()` trims (not U+001C..U+001F).
+#[inline]
+fn trim_float_ws(mut b: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = b {
+        if !ascii_has(*first, FLOAT_WS) {
+            break;
+        }
+        b = rest;
+    }
+    while let [rest @ .., last] = b {
+        if !ascii_has(*last, FLOAT_WS) {
+            break;
+        }
+        b = rest;
+    }
+    b
+}
+
 /// `float()` on ASCII: trim the six ASCII whitespace bytes (not U+001C..U+001F), then
 /// Python's grammar, which allows `_` between digits only.
 fn parse_ascii_float(b: &[u8]) -> Option<f64> {
-    let (&first, &last) = (b.first()?, b.last()?);
-    let b = if ascii_has(first, FLOAT_WS) || ascii_has(last, FLOAT_WS) {
-        let start = b.iter().position(|&x| !ascii_has(x, FLOAT_WS))?;
-        let end = b.iter().rposition(|&x| !ascii_has(x, FLOAT_WS))? + 1;
-        &b[start..end]
-    } else {
-        b
-    };
+    let b = trim_float_ws(b);
     let lit = scan_float(b)?;
     if let Some(v) = lit.fast_value() {
         return Some(v);
     }
-    // SAFETY: `b` is ASCII (checked by the callers), hence UTF-8.
+    // SAFETY: the grammar scan accepted only ASCII bytes, hence UTF-8.
     let text = |bytes: &[u8]| unsafe { std::str::from_utf8_unchecked(bytes) }.parse::<f64>().ok();
     if lit.underscores {
         let cleaned: Vec<u8> = b.iter().copied().filter(|&x| x != b'_').collect();
@@ -269,31 +311,11 @@ fn scan_float(b: &[u8]) -> Option<FloatLit> {
     }
     let mut underscores = false;
     let mut mantissa: u64 = 0;
-    let mut sig = 0usize; // digits counted into the mantissa (leading zeros excluded)
-    let mut digits = |i: &mut usize, accumulate: bool, mantissa: &mut u64, sig: &mut usize| -> usize {
-        let mut n = 0;
-        while *i < b.len() && b[*i].is_ascii_digit() {
-            if accumulate {
-                let d = u64::from(b[*i] - b'0');
-                if *sig > 0 || d != 0 {
-                    *sig += 1;
-                }
-                *mantissa = mantissa.wrapping_mul(10).wrapping_add(d);
-            }
-            *i += 1;
-            n += 1;
-            if *i + 1 < b.len() && b[*i] == b'_' && b[*i + 1].is_ascii_digit() {
-                *i += 1;
-                underscores = true;
-            }
-        }
-        n
-    };
-    let int_digits = digits(&mut i, true, &mut mantissa, &mut sig);
+    let int_digits = digit_run(b, &mut i, &mut mantissa, &mut underscores);
     let mut frac_digits = 0;
     if b.get(i) == Some(&b'.') {
         i += 1;
-        frac_digits = digits(&mut i, true, &mut mantissa, &mut sig);
+        frac_digits = digit_run(b, &mut i, &mut mantissa, &mut underscores);
     }
     if int_digits + frac_digits == 0 {
         return None;
@@ -305,15 +327,41 @@ fn scan_float(b: &[u8]) -> Option<FloatLit> {
         if matches!(b.get(i), Some(b'+' | b'-')) {
             i += 1;
         }
-        if digits(&mut i, false, &mut mantissa, &mut sig) == 0 {
+        if digit_run(b, &mut i, &mut 0, &mut underscores) == 0 {
             return None;
         }
     }
     if i != b.len() {
         return None;
     }
-    let mantissa = (sig <= 15).then_some(mantissa);
+    // Up to 19 digits cannot wrap a u64; below 10^15 means at most 15 significant digits.
+    let mantissa = (int_digits + frac_digits <= 19 && mantissa < 1_000_000_000_000_000).then_some(mantissa);
     Some(FloatLit { negative, underscores, mantissa, frac_digits, exponent })
+}
+
+/// Consume a run of digits at `b[*i..]` (with single `_` between digits, which sets
+/// `underscores`), accumulating them into `acc` (wrapping); returns the digit count.
+#[inline(always)]
+fn digit_run(b: &[u8], i: &mut usize, acc: &mut u64, underscores: &mut bool) -> usize {
+    let mut n = 0;
+    loop {
+        while let Some(&c) = b.get(*i) {
+            let d = c.wrapping_sub(b'0');
+            if d >= 10 {
+                break;
+            }
+            *acc = acc.wrapping_mul(10).wrapping_add(u64::from(d));
+            *i += 1;
+            n += 1;
+        }
+        // Here the previous byte is a digit whenever n > 0.
+        if n > 0 && b.get(*i) == Some(&b'_') && b.get(*i + 1).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+            *underscores = true;
+            continue;
+        }
+        return n;
+    }
 }
 
 /// The GAIA scorer's number normalisation: delete every `$`, `%` and `,`, then `float()`;
@@ -397,16 +445,82 @@ fn fold_ascii(b: u8, rule: NormRule) -> u8 {
     }
 }
 
-/// `gaia_norm(a) == gaia_norm(b)` without allocating when both are ASCII.
+/// Per-byte action of the ASCII GAIA normalisation, one table per [`NormRule`]: the
+/// kept (folded) byte, `SKIP`, or `NON_ASCII`.
+const SKIP: u8 = 0x80;
+const NON_ASCII: u8 = 0xFF;
+
+const fn norm_table(drop_punct: bool, lower: bool) -> [u8; 256] {
+    let classes = ascii_classes();
+    let mut t = [NON_ASCII; 256];
+    let mut b = 0;
+    while b < 128 {
+        let class = classes[b];
+        let c = b as u8;
+        t[b] = if class & PY_WS != 0 || (drop_punct && class & PUNCT != 0) {
+            SKIP
+        } else if lower {
+            c.to_ascii_lowercase()
+        } else {
+            c
+        };
+        b += 1;
+    }
+    t
+}
+
+static NORM_TABLES: [[u8; 256]; 4] =
+    [norm_table(false, false), norm_table(false, true), norm_table(true, false), norm_table(true, true)];
+
+/// `gaia_norm(a) == gaia_norm(b)`, without allocating for ASCII text.
 pub fn gaia_norm_eq(a: &str, b: &str, rule: NormRule) -> bool {
     if a == b {
         return true; // the normalisation is a function of the text
     }
-    if a.is_ascii() && b.is_ascii() {
-        let fa = a.bytes().filter(|&x| !skip_ascii(x, rule)).map(|x| fold_ascii(x, rule));
-        let fb = b.bytes().filter(|&x| !skip_ascii(x, rule)).map(|x| fold_ascii(x, rule));
-        return fa.eq(fb);
+    let table = &NORM_TABLES[usize::from(rule.drop_punct) * 2 + usize::from(rule.lower)];
+    match ascii_norm_eq(a.as_bytes(), b.as_bytes(), table) {
+        Some(eq) => eq,
+        None => unicode_norm_eq(a, b, rule),
     }
+}
+
+/// ASCII normalised comparison; `None` when either text has a non-ASCII byte (the
+/// answer then needs the Unicode rules).
+#[inline]
+fn ascii_norm_eq(a: &[u8], b: &[u8], table: &[u8; 256]) -> Option<bool> {
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let mut x = SKIP;
+        while i < a.len() {
+            x = table[a[i] as usize];
+            i += 1;
+            if x != SKIP {
+                break;
+            }
+        }
+        let mut y = SKIP;
+        while j < b.len() {
+            y = table[b[j] as usize];
+            j += 1;
+            if y != SKIP {
+                break;
+            }
+        }
+        if x == NON_ASCII || y == NON_ASCII {
+            return None;
+        }
+        if x != y {
+            // Final: each ASCII byte normalises on its own, so the normalised texts already
+            // differ here whatever follows.
+            return Some(false);
+        }
+        if x == SKIP {
+            return Some(true); // both exhausted
+        }
+    }
+}
+
+fn unicode_norm_eq(a: &str, b: &str, rule: NormRule) -> bool {
     // Only U+03A3 lowers differently by context; without it, compare lazily.
     if !a.contains('\u{3A3}') && !b.contains('\u{3A3}') {
         return norm_chars(a, rule).eq(norm_chars(b, rule));
