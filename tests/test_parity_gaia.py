@@ -364,6 +364,26 @@ def test_identical_pairs(s):
 
 
 @SETTINGS
+@given(st.lists(st.one_of(pairs(), st.tuples(lists(), lists()), st.tuples(decorated_numbers(), decorated_numbers())), min_size=1, max_size=70))
+def test_batch_rows_native_vs_twin(rows):
+    """The batch driver (its own shortcuts, bit-packed output, more than one 64-row word)
+    against the twin, row by row, for every scorer and level."""
+    pa = pytest.importorskip("pyarrow")
+    preds, truths = [p for p, _ in rows], [t for _, t in rows]
+    levels = [i % 4 or None for i in range(len(rows))]
+    for scorer in ("gaia", "gaia-lenient", "gaia-graded"):
+        out = nat.score_arrow(
+            pa.array(preds, pa.string()), pa.array(truths, pa.string()), scorer, None, False, False, pa.array(levels, pa.int64())
+        )
+        want = ref.score_rows(preds, truths, scorer, placeholder_is_missing=False, levels=levels)
+        got = {k: pa.array(v).to_pylist() for k, v in out.items()}
+        assert got["score"] == want["score"], scorer
+        assert got["status"] == want["status"], scorer
+        if scorer == "gaia-graded":
+            assert got["kind"] == want["kind"]
+
+
+@SETTINGS
 @given(st.text(), st.text())
 def test_arbitrary_text_pairs(p, t):
     _check_pair(p, t)

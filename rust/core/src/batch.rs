@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 
-use crate::gaia::{self, grade, graded_score, lenient_match_with, official_explained, Official};
+use crate::gaia::{self, grade_score, graded_score, lenient_match_with, official_explained, Official};
 
 /// Rows per parallel work item: large enough to amortise scheduling, small enough to
 /// balance on skewed data.
@@ -84,25 +84,44 @@ pub struct Options {
     pub scorer: Scorer,
     /// Treat a truth that is `?` after stripping (GAIA's hidden-answer placeholder) as missing.
     pub placeholder_is_missing: bool,
+    /// Also produce the per-row status (and the graded kind).
+    pub details: bool,
     /// Also produce a one-line reason per row.
     pub explain: bool,
 }
 
-/// Per-row outputs. `matched` is filled for the boolean scorers, `score`/`kind` for the
-/// graded one; `reason` only when asked.
+/// Per-row outputs, laid out as Arrow wants them so they are handed over without a copy.
+/// `matched` is filled for the boolean scorers, `score` for the graded one; `status` and
+/// `kind` only with [`Options::details`], `reason` only with [`Options::explain`].
 #[derive(Debug, Default)]
 pub struct Output {
-    /// 0 = false, 1 = true, 2 = null.
-    pub matched: Vec<u8>,
-    /// NaN where null (the status says why).
+    pub len: usize,
+    /// Decision bits, row `i` at bit `i % 64` of word `i / 64` (false where null).
+    pub matched: Vec<u64>,
+    /// Validity bits in the same layout: set where the row has a score.
+    pub valid: Vec<u64>,
+    /// Graded score, NaN where null.
     pub score: Vec<f64>,
-    /// Index into [`Kind::ALL`]; 255 where null.
+    /// Index into [`Kind::ALL`]; [`NO_KIND`] where null.
     pub kind: Vec<u8>,
+    /// [`Status`] codes.
     pub status: Vec<u8>,
     pub reason: Option<Vec<Option<String>>>,
 }
 
-pub const NULL: u8 = 2;
+impl Output {
+    /// Row `i`'s boolean decision (`None` where null; always false for the graded scorer).
+    pub fn decision(&self, i: usize) -> Option<bool> {
+        let bit = 1u64 << (i % 64);
+        (self.valid[i / 64] & bit != 0).then(|| self.matched.get(i / 64).is_some_and(|m| m & bit != 0))
+    }
+
+    /// Number of rows with a score.
+    pub fn valid_count(&self) -> usize {
+        self.valid.iter().map(|w| w.count_ones() as usize).sum()
+    }
+}
+
 pub const NO_KIND: u8 = 255;
 
 fn truth_of<'a>(truth: Option<&'a str>, opts: &Options) -> Option<&'a str> {
@@ -122,6 +141,16 @@ fn status_of(pred: Option<&str>, truth: Option<&str>) -> Status {
     }
 }
 
+/// `v` cut into one piece of `size` per block, or one `None` per block when `v` is empty
+/// (an output that was not asked for).
+fn blocks<T: Send>(v: &mut [T], size: usize, n_blocks: usize) -> Vec<Option<&mut [T]>> {
+    if v.is_empty() {
+        (0..n_blocks).map(|_| None).collect()
+    } else {
+        v.chunks_mut(size).map(Some).collect()
+    }
+}
+
 /// Score `pred[i]` against `truth[i]` for every row. `level` (graded scorer only) gives a
 /// row's GAIA level.
 ///
@@ -132,52 +161,68 @@ where
     P: StrColumn + ?Sized,
     T: StrColumn + ?Sized,
 {
+    const WORDS: usize = BLOCK / 64;
     let n = pred.len();
     assert_eq!(n, truth.len(), "prediction and truth columns differ in length");
     if let Some(l) = level {
         assert_eq!(n, l.len(), "level column differs in length");
     }
-    let mut out = Output { status: vec![0; n], ..Default::default() };
-    match opts.scorer {
-        Scorer::Official(_) | Scorer::Lenient => {
-            out.matched = vec![0; n];
-            out.matched.par_chunks_mut(BLOCK).zip(out.status.par_chunks_mut(BLOCK)).enumerate().for_each(
-                |(b, (matched, status))| {
-                    let (mut pbuf, mut tbuf) = (Vec::new(), Vec::new());
-                    let (mut pc, mut tc) = (pred.cursor(), truth.cursor());
-                    for j in 0..matched.len() {
-                        let i = b * BLOCK + j;
-                        let (p, t) = (pc.get(i), truth_of(tc.get(i), &opts));
-                        status[j] = status_of(p, t) as u8;
-                        matched[j] = match (t, opts.scorer) {
-                            (None, _) => NULL,
-                            (Some(t), Scorer::Official(o)) => gaia::official(p, t, o, &mut ()) as u8,
-                            (Some(t), _) => lenient_match_with(p, t, &mut pbuf, &mut tbuf) as u8,
-                        };
-                    }
-                },
-            );
-        }
-        Scorer::Graded => {
-            out.score = vec![f64::NAN; n];
+    let graded = matches!(opts.scorer, Scorer::Graded);
+    let n_blocks = n.div_ceil(BLOCK);
+    let mut out = Output { len: n, valid: vec![0; n.div_ceil(64)], ..Default::default() };
+    if opts.details {
+        out.status = vec![0; n];
+    }
+    if graded {
+        out.score = vec![f64::NAN; n];
+        if opts.details {
             out.kind = vec![NO_KIND; n];
-            out.score.par_chunks_mut(BLOCK).zip(out.kind.par_chunks_mut(BLOCK)).zip(out.status.par_chunks_mut(BLOCK)).enumerate().for_each(
-                |(b, ((score, kind), status))| {
-                    let (mut pc, mut tc) = (pred.cursor(), truth.cursor());
-                    for j in 0..score.len() {
-                        let i = b * BLOCK + j;
-                        let (p, t) = (pc.get(i), truth_of(tc.get(i), &opts));
-                        status[j] = status_of(p, t) as u8;
-                        if let Some(t) = t {
-                            let g = grade(p, t, level.and_then(|l| l[i]));
-                            score[j] = g.score;
-                            kind[j] = g.kind as u8;
+        }
+    } else {
+        out.matched = vec![0; n.div_ceil(64)];
+    }
+    let status = blocks(&mut out.status, BLOCK, n_blocks);
+    let score = blocks(&mut out.score, BLOCK, n_blocks);
+    let kind = blocks(&mut out.kind, BLOCK, n_blocks);
+    let matched = blocks(&mut out.matched, WORDS, n_blocks);
+    out.valid.par_chunks_mut(WORDS).zip(matched).zip(score).zip(kind).zip(status).enumerate().for_each(
+        |(b, ((((valid, mut matched), mut score), mut kind), mut status))| {
+            let (mut pbuf, mut tbuf) = (Vec::new(), Vec::new());
+            let (mut pc, mut tc) = (pred.cursor(), truth.cursor());
+            let start = b * BLOCK;
+            let rows = BLOCK.min(n - start);
+            for (w, valid_word) in valid.iter_mut().enumerate() {
+                let (mut hits, mut present) = (0u64, 0u64);
+                for k in 0..64.min(rows - w * 64) {
+                    let (j, bit) = (w * 64 + k, 1u64 << k);
+                    let i = start + j;
+                    let (p, t) = (pc.get(i), truth_of(tc.get(i), &opts));
+                    if let Some(st) = status.as_deref_mut() {
+                        st[j] = status_of(p, t) as u8;
+                    }
+                    let Some(t) = t else { continue };
+                    present |= bit;
+                    match opts.scorer {
+                        Scorer::Official(o) => hits |= bit * u64::from(gaia::official(p, t, o, &mut ())),
+                        Scorer::Lenient => hits |= bit * u64::from(lenient_match_with(p, t, &mut pbuf, &mut tbuf)),
+                        Scorer::Graded => {
+                            let (s, k) = grade_score(p, t, level.and_then(|l| l[i]));
+                            if let Some(sc) = score.as_deref_mut() {
+                                sc[j] = s;
+                            }
+                            if let Some(kd) = kind.as_deref_mut() {
+                                kd[j] = k as u8;
+                            }
                         }
                     }
-                },
-            );
-        }
-    }
+                }
+                *valid_word = present;
+                if let Some(m) = matched.as_deref_mut() {
+                    m[w] = hits;
+                }
+            }
+        },
+    );
     if opts.explain {
         let reasons = (0..n)
             .into_par_iter()
@@ -217,37 +262,61 @@ pub fn lenient_reason(pred: Option<&str>, truth: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gaia::grade;
+
+    fn opts(scorer: Scorer, details: bool, explain: bool) -> Options {
+        Options { scorer, placeholder_is_missing: true, details, explain }
+    }
 
     #[test]
     fn every_row_has_a_slot_and_status() {
         let pred = [Some("42"), None, Some("x"), Some("a")];
         let truth = [Some("42"), Some("17"), None, Some(" ? ")];
-        let opts = Options { scorer: Scorer::Official(Official::default()), placeholder_is_missing: true, explain: true };
-        let out = score(&pred[..], &truth[..], None, opts);
-        assert_eq!(out.matched, vec![1, 0, NULL, NULL]);
+        let out = score(&pred[..], &truth[..], None, opts(Scorer::Official(Official::default()), true, true));
+        assert_eq!((0..4).map(|i| out.decision(i)).collect::<Vec<_>>(), [Some(true), Some(false), None, None]);
+        assert_eq!(out.valid_count(), 2);
         assert_eq!(out.status, vec![0, Status::NoPrediction as u8, 1, 1]);
         let reasons = out.reason.unwrap();
         assert_eq!(reasons[0].as_deref(), Some("number: 42 == 42"));
         assert_eq!(reasons[2], None);
+        let empty: [Option<&str>; 0] = [];
+        let out = score(&empty[..], &empty[..], None, opts(Scorer::Lenient, true, false));
+        assert!(out.valid.is_empty() && out.matched.is_empty() && out.status.is_empty());
     }
 
     #[test]
     fn parallel_blocks_match_the_scalar_function() {
-        let preds: Vec<Option<String>> = (0..50_000).map(|i| Some(format!("{}", i % 97))).collect();
-        let truths: Vec<Option<String>> = (0..50_000).map(|i| Some(format!("{}", i % 89))).collect();
+        // Not a multiple of 64 or of BLOCK, with nulls and identical pairs mixed in.
+        let n = 2 * BLOCK + 1234;
+        let preds: Vec<Option<String>> = (0..n).map(|i| (i % 101 != 0).then(|| format!("{}", i % 97))).collect();
+        let truths: Vec<Option<String>> = (0..n).map(|i| (i % 103 != 0).then(|| format!("{}", i % 89))).collect();
         for scorer in [Scorer::Official(Official::default()), Scorer::Lenient] {
-            let out = score(&preds[..], &truths[..], None, Options { scorer, placeholder_is_missing: false, explain: false });
-            for i in 0..preds.len() {
-                let (p, t) = (preds[i].as_deref(), truths[i].as_deref().unwrap());
-                let want = match scorer {
-                    Scorer::Official(_) => gaia::question_scorer(p, t),
-                    _ => gaia::lenient_match(p, t),
-                };
-                assert_eq!(out.matched[i], want as u8, "row {i}");
+            let out = score(&preds[..], &truths[..], None, opts(scorer, false, false));
+            assert!(out.status.is_empty());
+            for i in 0..n {
+                let want = truths[i].as_deref().map(|t| match scorer {
+                    Scorer::Official(_) => gaia::question_scorer(preds[i].as_deref(), t),
+                    _ => gaia::lenient_match(preds[i].as_deref(), t),
+                });
+                assert_eq!(out.decision(i), want, "row {i}");
             }
         }
-        let out = score(&preds[..], &truths[..], None, Options { scorer: Scorer::Graded, placeholder_is_missing: false, explain: true });
-        assert_eq!(out.score[0], 1.0);
-        assert_eq!(out.reason.unwrap().len(), preds.len());
+        let levels: Vec<Option<i64>> = (0..n).map(|i| Some((i % 3) as i64 + 1)).collect();
+        let out = score(&preds[..], &truths[..], Some(&levels), opts(Scorer::Graded, true, true));
+        for i in 0..n {
+            match truths[i].as_deref() {
+                Some(t) => {
+                    let g = grade(preds[i].as_deref(), t, levels[i]);
+                    assert_eq!((out.score[i], out.kind[i]), (g.score, g.kind as u8), "row {i}");
+                    assert_eq!(out.decision(i), Some(false), "graded rows are valid, with no decision bit");
+                }
+                None => assert!(out.score[i].is_nan() && out.kind[i] == NO_KIND && out.decision(i).is_none()),
+            }
+        }
+        assert_eq!(out.reason.unwrap().len(), n);
+        let lean = score(&preds[..], &truths[..], Some(&levels), opts(Scorer::Graded, false, false));
+        assert!(lean.kind.is_empty() && lean.status.is_empty());
+        assert!(lean.score.iter().zip(&out.score).all(|(a, b)| a.to_bits() == b.to_bits()));
+        assert_eq!(lean.valid, out.valid);
     }
 }

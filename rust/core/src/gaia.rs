@@ -42,9 +42,9 @@ impl Default for Official {
 
 /// Receives the facts behind a decision. The batch path uses `()` and pays nothing.
 pub trait Observer {
-    /// False for an observer that records nothing, which lets the scorer take shortcuts
-    /// that skip the steps it would otherwise report.
-    const RECORDS: bool = true;
+    /// False for an observer that needs only the branch and the whole-answer number facts
+    /// (no list pieces), which lets the scorer take shortcuts that skip the other steps.
+    const EVERY_STEP: bool = true;
     fn branch(&mut self, _branch: Branch) {}
     fn number(&mut self, _piece: Option<usize>, _pred: f64, _pred_parsed: bool, _truth: f64, _ok: bool) {}
     fn piece_count(&mut self, _pred: usize, _truth: usize) {}
@@ -52,7 +52,7 @@ pub trait Observer {
 }
 
 impl Observer for () {
-    const RECORDS: bool = false;
+    const EVERY_STEP: bool = false;
 }
 
 /// `question_scorer(prediction, truth)` of the GAIA leaderboard. `None` is the Python
@@ -67,7 +67,7 @@ pub fn official<O: Observer>(prediction: Option<&str>, truth: &str, opt: Officia
     // An answer identical to the truth matches in every branch (the common case), unless
     // a NaN piece makes `==` false: NaN is spelled with an `n`, and numbers compared with
     // a tolerance keep the full path (`inf - inf` is NaN there).
-    if !O::RECORDS && pred == truth && opt.number_tolerance.is_none() && !has_any_byte(truth.as_bytes(), b"nN") {
+    if !O::EVERY_STEP && pred == truth && opt.number_tolerance.is_none() && !has_any_byte(truth.as_bytes(), b"nN") {
         return true;
     }
     if let Some(t) = py_float(truth) {
@@ -76,7 +76,7 @@ pub fn official<O: Observer>(prediction: Option<&str>, truth: &str, opt: Officia
     }
     if has_any_byte(truth.as_bytes(), b",;") {
         obs.branch(Branch::List);
-        if !O::RECORDS {
+        if !O::EVERY_STEP {
             return list_matches(pred, truth, opt);
         }
         let n_truth = piece_count(truth);
@@ -293,6 +293,9 @@ pub fn lenient_match_with(prediction: Option<&str>, truth: &str, pbuf: &mut Vec<
     if truth.is_empty() {
         return false;
     }
+    if prediction == Some(truth) {
+        return true; // equal texts normalise equally
+    }
     js_normalize_into(prediction.unwrap_or(""), pbuf);
     js_normalize_into(truth, tbuf);
     let (long, short) = if pbuf.len() >= tbuf.len() { (&pbuf[..], &tbuf[..]) } else { (&tbuf[..], &pbuf[..]) };
@@ -304,8 +307,12 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
     if needle.is_empty() {
         return true;
     }
+    if hay.len() == needle.len() {
+        return hay == needle;
+    }
     if hay.len() <= 64 {
-        return hay.windows(needle.len()).any(|w| w == needle);
+        let first = needle[0];
+        return (0..=hay.len() - needle.len()).any(|i| hay[i] == first && &hay[i..i + needle.len()] == needle);
     }
     memchr::memmem::find(hay, needle).is_some()
 }
@@ -389,8 +396,45 @@ enum Why {
 pub fn grade(prediction: Option<&str>, truth: &str, level: Option<i64>) -> Grade {
     let mut detail = Detail::default();
     let ok = official(prediction, truth, Official::default(), &mut detail);
+    let (score, kind, why) = verdict(prediction, truth, level, ok, &detail);
+    Grade { score, kind, why, detail, official_ok: ok }
+}
+
+/// The graded score and kind alone (the batch path): the official decision runs with its
+/// shortcuts, reporting only what the verdict reads.
+pub fn grade_score(prediction: Option<&str>, truth: &str, level: Option<i64>) -> (f64, Kind) {
+    // The common case first: identical texts are exact unless a NaN is involved (the
+    // official shortcut's condition).
+    if prediction == Some(truth) && !has_any_byte(truth.as_bytes(), b"nN") {
+        return (1.0, Kind::Exact);
+    }
+    let mut detail = Detail::default();
+    let ok = official(prediction, truth, Official::default(), &mut VerdictFacts(&mut detail));
+    let (score, kind, _) = verdict(prediction, truth, level, ok, &detail);
+    (score, kind)
+}
+
+/// Passes on the facts [`verdict`] reads (branch, whole-answer numbers) and lets the
+/// scorer skip everything else.
+struct VerdictFacts<'a>(&'a mut Detail);
+
+impl Observer for VerdictFacts<'_> {
+    const EVERY_STEP: bool = false;
+    fn branch(&mut self, branch: Branch) {
+        self.0.branch(branch);
+    }
+    fn number(&mut self, piece: Option<usize>, pred: f64, parsed: bool, truth: f64, ok: bool) {
+        if piece.is_none() {
+            self.0.number(piece, pred, parsed, truth, ok);
+        }
+    }
+}
+
+/// Score, kind and reason from the official decision `ok` and its facts. With the
+/// shortcuts an identical answer may leave `detail` empty; it is then exact below.
+fn verdict(prediction: Option<&str>, truth: &str, level: Option<i64>, ok: bool, detail: &Detail) -> (f64, Kind, Why) {
     let pred = prediction.unwrap_or("None");
-    let (score, kind, why) = if ok {
+    if ok {
         if detail.branch == Some(Branch::Number) && !detail.pred_parsed {
             (0.9, Kind::Normalized, Why::InfStandIn)
         } else if strip_py(pred) == strip_py(truth) {
@@ -420,8 +464,7 @@ pub fn grade(prediction: Option<&str>, truth: &str, level: Option<i64>) -> Grade
             Some(Branch::List) => list_credit(pred, truth),
             _ => (0.0, Kind::Mismatch, Why::Official),
         }
-    };
-    Grade { score, kind, why, detail, official_ok: ok }
+    }
 }
 
 impl Grade {
@@ -453,32 +496,49 @@ impl Grade {
 /// Order-free list credit: each truth piece is matched to at most one prediction piece
 /// with the official per-piece comparison.
 fn list_credit(pred: &str, truth: &str) -> (f64, Kind, Why) {
-    let tp: Vec<&str> = pieces(truth).collect();
-    let pp: Vec<&str> = pieces(pred).collect();
-    let mut used = vec![false; pp.len()];
-    let mut matched = 0usize;
-    for t in &tp {
+    /// A prediction piece, its number once read, and whether a truth piece took it.
+    #[derive(Clone, Copy, Default)]
+    struct Slot<'a> {
+        text: &'a str,
+        number: Option<f64>,
+        used: bool,
+    }
+    const ON_STACK: usize = 16;
+    let n_pred = piece_count(pred);
+    let (mut stack, mut heap) = ([Slot::default(); ON_STACK], Vec::new());
+    let slots: &mut [Slot] = if n_pred <= ON_STACK {
+        &mut stack[..n_pred]
+    } else {
+        heap.resize(n_pred, Slot::default());
+        &mut heap
+    };
+    for (slot, text) in slots.iter_mut().zip(pieces(pred)) {
+        slot.text = text;
+    }
+    let (mut matched, mut n_truth) = (0usize, 0usize);
+    for t in pieces(truth) {
+        n_truth += 1;
         let tv = py_float(t);
-        let hit = (0..pp.len()).find(|&j| {
-            !used[j]
+        let hit = slots.iter_mut().position(|slot| {
+            !slot.used
                 && match tv {
-                    Some(v) => gaia_number(pp[j]).value == v,
-                    None => gaia_norm_eq(pp[j], t, NormRule { drop_punct: false, lower: true }),
+                    Some(v) => *slot.number.get_or_insert_with(|| gaia_number(slot.text).value) == v,
+                    None => gaia_norm_eq(slot.text, t, NormRule { drop_punct: false, lower: true }),
                 }
         });
         if let Some(j) = hit {
-            used[j] = true;
+            slots[j].used = true;
             matched += 1;
         }
     }
     if matched == 0 {
         return (0.0, Kind::Mismatch, Why::Official);
     }
-    if matched == tp.len() && matched == pp.len() {
+    if matched == n_truth && matched == n_pred {
         return (0.9, Kind::Reordered, Why::Reordered { matched });
     }
-    let f1 = 2.0 * matched as f64 / (tp.len() + pp.len()) as f64;
-    (0.5 + 0.3 * f1, Kind::Partial, Why::Partial { matched, truth: tp.len(), pred: pp.len() })
+    let f1 = 2.0 * matched as f64 / (n_truth + n_pred) as f64;
+    (0.5 + 0.3 * f1, Kind::Partial, Why::Partial { matched, truth: n_truth, pred: n_pred })
 }
 
 fn strip_py(s: &str) -> &str {

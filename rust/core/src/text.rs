@@ -573,28 +573,86 @@ pub fn quote(s: &str) -> String {
 /// The result is ASCII; written into `out` (cleared first).
 pub fn js_normalize_into(s: &str, out: &mut Vec<u8>) {
     out.clear();
+    out.reserve(s.len()); // never longer than the input
+    if s.is_ascii() {
+        js_normalize_ascii(s.as_bytes(), out);
+        return;
+    }
+    let bytes = s.as_bytes();
     let mut seen_text = false;
     let mut pending_space = false;
-    for c in s.chars() {
-        if is_js_space(c) {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (space, mapped) = if b < 128 {
+            i += 1;
+            let class = ASCII[b as usize];
+            (class & JS_WS != 0, (class & JS_WORD != 0).then(|| b.to_ascii_lowercase()))
+        } else {
+            // SAFETY: `i` is at a char boundary: it only ever advances by whole chars.
+            let c = unsafe { s.get_unchecked(i..) }.chars().next().unwrap_or_default();
+            i += c.len_utf8();
+            // Lowercasing only ever yields ASCII word characters from these two non-ASCII
+            // code points (U+0130 → "i̇", whose U+0307 is then deleted; Kelvin sign → "k").
+            let mapped = match c {
+                '\u{130}' => Some(b'i'),
+                '\u{212A}' => Some(b'k'),
+                _ => None,
+            };
+            (is_js_space(c), mapped)
+        };
+        if space {
             pending_space = seen_text;
             continue;
         }
         seen_text = true;
-        // Lowercasing only ever yields ASCII word characters from these two non-ASCII
-        // code points (U+0130 → "i̇", whose U+0307 is then deleted; Kelvin sign → "k").
-        let mapped = match c {
-            _ if c.is_ascii() => ascii_has(c as u8, JS_WORD).then(|| (c as u8).to_ascii_lowercase()),
-            '\u{130}' => Some(b'i'),
-            '\u{212A}' => Some(b'k'),
-            _ => None,
-        };
         if pending_space {
             out.push(b' ');
             pending_space = false;
         }
         out.extend(mapped);
     }
+}
+
+/// Per ASCII byte: its lowercase form in the low byte, bit 8 set for JavaScript
+/// whitespace, bit 9 for a word character.
+static JS_TABLE: [u16; 128] = {
+    let classes = ascii_classes();
+    let mut t = [0u16; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = classes[b];
+        t[b] = (b as u8).to_ascii_lowercase() as u16
+            | if c & JS_WS != 0 { 1 << 8 } else { 0 }
+            | if c & JS_WORD != 0 { 1 << 9 } else { 0 };
+        b += 1;
+    }
+    t
+};
+
+/// [`js_normalize_into`] for ASCII text, without a branch per byte: every step writes
+/// its candidate bytes and advances only past those that are kept.
+fn js_normalize_ascii(s: &[u8], out: &mut Vec<u8>) {
+    let buf = out.spare_capacity_mut().as_mut_ptr().cast::<u8>();
+    assert!(out.capacity() - out.len() >= s.len());
+    let (mut n, mut seen_text, mut pending_space) = (0usize, false, false);
+    for &b in s {
+        let e = JS_TABLE[(b & 0x7F) as usize];
+        let space = e & (1 << 8) != 0;
+        // SAFETY: at most one byte is kept per input byte (a held space stands for the
+        // space run before this byte, which kept nothing), so `n` stays below s.len()
+        // and both writes land in the capacity checked above.
+        unsafe {
+            *buf.add(n) = b' ';
+            n += usize::from(pending_space & !space);
+            *buf.add(n) = e as u8;
+        }
+        n += usize::from(e >> 9);
+        pending_space = space & seen_text;
+        seen_text |= !space;
+    }
+    // SAFETY: the first `n` bytes were written above.
+    unsafe { out.set_len(n) };
 }
 
 /// Convenience form of [`js_normalize_into`].

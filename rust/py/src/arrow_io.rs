@@ -9,9 +9,9 @@ use arrow_array::{
     make_array, Array, ArrayRef, BooleanArray, DictionaryArray, Float64Array, Int64Array, LargeStringArray,
     StringArray, StringViewArray, UInt8Array,
 };
-use arrow_buffer::NullBuffer;
+use arrow_buffer::{BooleanBuffer, Buffer, NullBuffer};
 use arrow_schema::DataType;
-use gaia_fast_core::batch::{Cursor, Output, StrColumn, NO_KIND, NULL};
+use gaia_fast_core::batch::{Cursor, Output, StrColumn, NO_KIND};
 use gaia_fast_core::gaia::Kind;
 use gaia_fast_core::batch::Status;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -71,14 +71,53 @@ impl StrArray {
         }
     }
 
-    #[inline]
-    fn get(&self, i: usize) -> Option<&str> {
+    fn raw(&self) -> Raw<'_> {
         match self {
-            StrArray::Utf8(a) => (!a.is_null(i)).then(|| a.value(i)),
-            StrArray::Large(a) => (!a.is_null(i)).then(|| a.value(i)),
-            StrArray::View(a) => (!a.is_null(i)).then(|| a.value(i)),
-            StrArray::Nulls(_) => None,
+            StrArray::Utf8(a) => Raw::Utf8 { offsets: a.value_offsets(), data: a.value_data(), nulls: a.nulls() },
+            StrArray::Large(a) => Raw::Large { offsets: a.value_offsets(), data: a.value_data(), nulls: a.nulls() },
+            StrArray::View(a) => Raw::View { views: a.views(), buffers: a.data_buffers(), nulls: a.nulls() },
+            StrArray::Nulls(_) => Raw::Nulls,
         }
+    }
+}
+
+/// One chunk's buffers as plain slices, so reading a row is a few loads (the per-row
+/// path of every batch scorer).
+#[derive(Clone, Copy)]
+enum Raw<'a> {
+    Utf8 { offsets: &'a [i32], data: &'a [u8], nulls: Option<&'a NullBuffer> },
+    Large { offsets: &'a [i64], data: &'a [u8], nulls: Option<&'a NullBuffer> },
+    View { views: &'a [u128], buffers: &'a [arrow_buffer::Buffer], nulls: Option<&'a NullBuffer> },
+    Nulls,
+}
+
+impl<'a> Raw<'a> {
+    #[inline(always)]
+    fn get(self, j: usize) -> Option<&'a str> {
+        let (bytes, nulls): (&'a [u8], _) = match self {
+            Raw::Utf8 { offsets, data, nulls } => (&data[offsets[j] as usize..offsets[j + 1] as usize], nulls),
+            Raw::Large { offsets, data, nulls } => (&data[offsets[j] as usize..offsets[j + 1] as usize], nulls),
+            Raw::View { views, buffers, nulls } => {
+                let view = views[j];
+                let len = view as u32 as usize;
+                let bytes = if len <= 12 {
+                    // Short strings live in the view itself, after the 4-byte length.
+                    // SAFETY: `views[j]` is in bounds; 4 + len <= 16 bytes of it.
+                    unsafe { std::slice::from_raw_parts((views.as_ptr().add(j) as *const u8).add(4), len) }
+                } else {
+                    let (buffer, offset) = ((view >> 64) as u32 as usize, (view >> 96) as u32 as usize);
+                    &buffers[buffer].as_slice()[offset..offset + len]
+                };
+                (bytes, nulls)
+            }
+            Raw::Nulls => return None,
+        };
+        if nulls.is_some_and(|n| n.is_null(j)) {
+            return None;
+        }
+        // SAFETY: Arrow string arrays hold UTF-8 (the format requires it, and the
+        // producers we import from, Polars and pyarrow, guarantee it).
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
     }
 }
 
@@ -127,25 +166,37 @@ impl StrColumn for StrChunks {
     }
 
     fn cursor(&self) -> ChunkCursor<'_> {
-        ChunkCursor { col: self, chunk: 0 }
+        ChunkCursor { col: self, lo: 0, hi: 0, raw: Raw::Nulls }
     }
 }
 
-/// Remembers the chunk of the last row read; rows are read in increasing order.
+/// Remembers the chunk of the last row read (rows `lo..hi`); rows are read in increasing
+/// order, so moving to another chunk is rare.
 pub struct ChunkCursor<'a> {
     col: &'a StrChunks,
-    chunk: usize,
+    lo: usize,
+    hi: usize,
+    raw: Raw<'a>,
+}
+
+impl ChunkCursor<'_> {
+    #[cold]
+    fn seek(&mut self, i: usize) {
+        let col = self.col;
+        let k = col.starts.partition_point(|&s| s <= i) - 1;
+        self.lo = col.starts[k];
+        self.hi = self.lo + col.chunks[k].len();
+        self.raw = col.chunks[k].raw();
+    }
 }
 
 impl<'a> Cursor<'a> for ChunkCursor<'a> {
-    #[inline]
+    #[inline(always)]
     fn get(&mut self, i: usize) -> Option<&'a str> {
-        let col = self.col;
-        let start = col.starts[self.chunk];
-        if i < start || i - start >= col.chunks[self.chunk].len() {
-            self.chunk = col.starts.partition_point(|&s| s <= i) - 1;
+        if i < self.lo || i >= self.hi {
+            self.seek(i);
         }
-        col.chunks[self.chunk].get(i - col.starts[self.chunk])
+        self.raw.get(i - self.lo)
     }
 }
 
@@ -201,17 +252,23 @@ fn dictionary(codes: Vec<u8>, names: &[&str], null_code: Option<u8>) -> ArrayRef
     Arc::new(DictionaryArray::<UInt8Type>::try_new(keys, values).expect("codes index the names"))
 }
 
+/// A bit vector from the batch driver as an Arrow bitmap of `len` bits, without a copy.
+fn bits(words: Vec<u64>, len: usize) -> BooleanBuffer {
+    BooleanBuffer::new(Buffer::from_vec(words), 0, len)
+}
+
 /// The result columns as Arrow: `score`, then (unless `score_only`) `status`, `kind`
-/// (graded) and `reason` (when computed).
+/// (graded) and `reason` (when computed). Score buffers are handed over as they are.
 pub fn export_output(py: Python<'_>, out: Output, graded: bool, score_only: bool) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
+    let valid = NullBuffer::new(bits(out.valid, out.len));
+    // A column without nulls needs no validity bitmap.
+    let valid = (valid.null_count() > 0).then_some(valid);
     if graded {
-        // The score buffer is handed over as is; only the validity bits are new.
-        let valid = NullBuffer::from_iter(out.kind.iter().map(|&k| k != NO_KIND));
-        let score = Float64Array::new(out.score.into(), Some(valid));
+        let score = Float64Array::new(out.score.into(), valid);
         d.set_item("score", column(py, Arc::new(score))?)?;
     } else {
-        let score = BooleanArray::from_iter(out.matched.iter().map(|&m| (m != NULL).then_some(m == 1)));
+        let score = BooleanArray::new(bits(out.matched, out.len), valid);
         d.set_item("score", column(py, Arc::new(score))?)?;
     }
     if score_only {

@@ -243,7 +243,7 @@ fn score_arrow<'py>(
         )));
     }
     let levels = levels.map(|l| arrow_io::import_levels(l, pred.len())).transpose()?;
-    let opts = Options { scorer, placeholder_is_missing, explain };
+    let opts = Options { scorer, placeholder_is_missing, details: !score_only, explain };
     let out = py.detach(|| batch::score(&pred, &truth, levels.as_deref(), opts));
     arrow_io::export_output(py, out, matches!(scorer, Scorer::Graded), score_only)
 }
