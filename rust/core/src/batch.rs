@@ -126,8 +126,10 @@ pub const NO_KIND: u8 = 255;
 
 fn truth_of<'a>(truth: Option<&'a str>, opts: &Options) -> Option<&'a str> {
     let t = truth?;
-    // The byte search first: nearly no truth contains '?', so the strip rarely runs.
-    if opts.placeholder_is_missing && crate::text::has_any_byte(t.as_bytes(), b"?") && t.trim_matches(crate::text::is_py_space) == "?" {
+    // Nearly every truth starts with a letter or digit, which no whitespace strip can
+    // remove, so it cannot be the `?` placeholder; only the rest need the strip.
+    let maybe_placeholder = t.as_bytes().first().is_some_and(|b| !b.is_ascii_alphanumeric());
+    if opts.placeholder_is_missing && maybe_placeholder && t.trim_matches(crate::text::is_py_space) == "?" {
         return None;
     }
     Some(t)
