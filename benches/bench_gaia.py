@@ -19,8 +19,9 @@ Measures, in one run on one synthetic GAIA-like data set:
 
 It checks that native decisions equal the twin's on the sample (and stops if they differ),
 and prints machine facts, a throughput table and a memory table in Markdown. Fast paths
-report the best of ``--reps`` repetitions, and so do the Python loops (the machine's speed
-varies from one second to the next; the best of each side is the fairest ratio). Each timed row also
+report the best of ``--reps`` repetitions, and so do the Python loops, taking turns with
+the batch calls (the machine's speed varies from one second to the next; the best of each
+side, sampled alike, is the fairest ratio). Each timed row also
 shows how much CPU other processes took meanwhile (the numbers are only meaningful on an
 idle machine; ``--wait-idle S`` waits for one first). Dependencies: polars, pyarrow, numpy
 and gaia_fast itself.
@@ -403,13 +404,16 @@ def wait_for_idle(limit_s: float, threshold: float = 0.10, probe_s: float = 5.0)
         log(f"waiting for an idle machine: others use {share:.0%} of the CPU")
 
 
-def best_timed(reps: int, fn: Callable[[], Any]) -> tuple[Timing, Any]:
-    """The fastest of ``reps`` calls, with the result of the last."""
-    best, out = timed(fn)
-    for _ in range(reps - 1):
-        t, out = timed(fn)
-        best = min(best, t, key=lambda x: x.seconds)
-    return best, out
+def interleaved_best(reps: int, fns: Sequence[Callable[[], Any]]) -> list[tuple[Timing, Any]]:
+    """Call ``fns`` in turn, ``reps`` rounds; per function its fastest call and the result
+    of its last one."""
+    best: list[tuple[Timing, Any] | None] = [None] * len(fns)
+    for _ in range(reps):
+        for k, fn in enumerate(fns):
+            t, out = timed(fn)
+            prev = best[k]
+            best[k] = (t if prev is None or t.seconds < prev[0].seconds else prev[0], out)
+    return [b for b in best if b is not None]
 
 
 def best_of(reps: int, fn: Callable[[], Any]) -> Timing:
@@ -656,14 +660,22 @@ def bench_scorers(
     for scorer in SCORERS:
         log(f"{scorer}: Python loops on {m:,} rows")
         twin_fn, native_fn = scalar_fns(scorer)
-        twin_s, twin_out = best_timed(reps, lambda: [twin_fn(p, t) for p, t in zip(s_pred, s_truth)])
-        native_s, native_out = best_timed(reps, lambda: [native_fn(p, t) for p, t in zip(s_pred, s_truth)])
+        # The twin and the batch calls take turns, so that both meet the same swings in
+        # the machine's speed; each keeps its best time.
+        (twin_s, twin_out), (batch_s, _), (native_s, native_out), (core_s, _), (generated_s, _), (pooled_s, _) = (
+            interleaved_best(
+                reps,
+                [
+                    lambda: [twin_fn(p, t) for p, t in zip(s_pred, s_truth)],
+                    lambda: gf.score_batch(pred, truth, scorer),
+                    lambda: [native_fn(p, t) for p, t in zip(s_pred, s_truth)],
+                    lambda: _native.score_arrow(pred, truth, scorer, None, True, False, None, True),
+                    lambda: gf.score_batch(generated["prediction"], generated["truth"], scorer),
+                    lambda: gf.score_batch(pooled["prediction"], pooled["truth"], scorer),
+                ],
+            )
+        )
         compared = verify(scorer, s_pred, s_truth, twin_out, native_out)
-        log(f"{scorer}: native batch on {n:,} rows")
-        batch_s = best_of(reps, lambda: gf.score_batch(pred, truth, scorer))
-        core_s = best_of(reps, lambda: _native.score_arrow(pred, truth, scorer, None, True, False, None, True))
-        generated_s = best_of(reps, lambda: gf.score_batch(generated["prediction"], generated["truth"], scorer))
-        pooled_s = best_of(reps, lambda: gf.score_batch(pooled["prediction"], pooled["truth"], scorer))
         mean = gf.score_batch(pred, truth, scorer).cast(pl.Float64).mean()
         notes.append(
             f"{scorer}: {compared:,} rows compared, native scalar == native batch == twin; "
