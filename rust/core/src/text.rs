@@ -597,10 +597,10 @@ pub fn quote(s: &str) -> String {
 pub fn js_normalize_into(s: &str, out: &mut Vec<u8>) {
     out.clear();
     out.reserve(s.len()); // never longer than the input
-    if s.is_ascii() {
-        js_normalize_ascii(s.as_bytes(), out);
+    if js_normalize_ascii(s.as_bytes(), out) {
         return;
     }
+    out.clear();
     let bytes = s.as_bytes();
     let mut seen_text = false;
     let mut pending_space = false;
@@ -654,12 +654,15 @@ static JS_TABLE: [u16; 128] = {
 };
 
 /// [`js_normalize_into`] for ASCII text, without a branch per byte: every step writes
-/// its candidate bytes and advances only past those that are kept.
-fn js_normalize_ascii(s: &[u8], out: &mut Vec<u8>) {
+/// its candidate bytes and advances only past those that are kept. Returns false (output
+/// unspecified) when `s` turns out to hold a non-ASCII byte, found without a scan of its own.
+fn js_normalize_ascii(s: &[u8], out: &mut Vec<u8>) -> bool {
     let buf = out.spare_capacity_mut().as_mut_ptr().cast::<u8>();
     assert!(out.capacity() - out.len() >= s.len());
     let (mut n, mut seen_text, mut pending_space) = (0usize, false, false);
+    let mut high = 0u8;
     for &b in s {
+        high |= b;
         let e = JS_TABLE[(b & 0x7F) as usize];
         let space = e & (1 << 8) != 0;
         // SAFETY: at most one byte is kept per input byte (a held space stands for the
@@ -676,6 +679,7 @@ fn js_normalize_ascii(s: &[u8], out: &mut Vec<u8>) {
     }
     // SAFETY: the first `n` bytes were written above.
     unsafe { out.set_len(n) };
+    high < 0x80
 }
 
 /// Convenience form of [`js_normalize_into`].
