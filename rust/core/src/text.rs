@@ -69,22 +69,35 @@ fn ascii_has(b: u8, class: u8) -> bool {
 /// tested (SWAR), overlapping at the end, with no loop at all up to 16 bytes.
 #[inline]
 pub fn has_any_byte(s: &[u8], set: &[u8]) -> bool {
+    any_word(s, |w| word_has_any(w, set))
+}
+
+/// Does `s` hold a byte above 0x7F? Like [`has_any_byte`], without a loop up to 16 bytes.
+#[inline]
+pub fn has_high_byte(s: &[u8]) -> bool {
+    any_word(s, |w| w & 0x8080_8080_8080_8080 != 0)
+}
+
+/// Is `test` true of any 8-byte word covering `s`? The words overlap at the end; texts
+/// shorter than 8 bytes are read as a word of their own bytes repeated.
+#[inline(always)]
+fn any_word(s: &[u8], test: impl Fn(u64) -> bool) -> bool {
     let n = s.len();
     let word = |at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or_default());
     let half = |at: usize| u64::from(u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or_default()));
     match n {
         0 => false,
-        1..=3 => set.iter().any(|&c| (s[0] == c) | (s[n / 2] == c) | (s[n - 1] == c)),
-        4..=7 => word_has_any(half(0) | half(n - 4) << 32, set),
+        1..=3 => test(u64::from_le_bytes([s[0], s[n / 2], s[n - 1], s[0], s[0], s[0], s[0], s[0]])),
+        4..=7 => test(half(0) | half(n - 4) << 32),
         _ => {
             let mut at = 0;
             while at + 8 < n {
-                if word_has_any(word(at), set) {
+                if test(word(at)) {
                     return true;
                 }
                 at += 8;
             }
-            word_has_any(word(n - 8), set)
+            test(word(n - 8))
         }
     }
 }
@@ -220,7 +233,7 @@ pub fn py_float(s: &str) -> Option<f64> {
     if let Some(v) = parse_ascii_float(b) {
         return Some(v);
     }
-    if s.is_ascii() {
+    if !has_high_byte(s.as_bytes()) {
         return None;
     }
     // float() first maps Unicode whitespace to ' ' and Nd digits to ASCII; any other
@@ -740,7 +753,11 @@ mod tests {
                 for filler in fillers {
                     let plain = vec![filler; len];
                     assert_eq!(has_any_byte(&plain, set), set.contains(&filler), "{set:?} {len} {filler}");
+                    assert_eq!(has_high_byte(&plain), len > 0 && filler >= 0x80, "{len} {filler}");
                     for pos in 0..len {
+                        let mut high = plain.clone();
+                        high[pos] = 0xC3;
+                        assert!(has_high_byte(&high), "len {len} pos {pos}");
                         for &c in set {
                             let mut s = plain.clone();
                             s[pos] = c;
