@@ -610,6 +610,19 @@ pub fn quote(s: &str) -> String {
 pub fn js_normalize_into(s: &str, out: &mut Vec<u8>) {
     out.clear();
     out.reserve(s.len()); // never longer than the input
+    #[cfg(target_arch = "x86_64")]
+    if s.len() <= 64 && js_avx512::available() {
+        // SAFETY: the CPU has the features; `out` has room for s.len() bytes (reserved above).
+        let kept = unsafe { js_avx512::normalize_short(s.as_bytes(), out.spare_capacity_mut().as_mut_ptr().cast()) };
+        if let Some(n) = kept {
+            // SAFETY: `normalize_short` wrote `n` bytes.
+            unsafe { out.set_len(n) };
+            return;
+        }
+    } else if js_normalize_ascii(s.as_bytes(), out) {
+        return;
+    }
+    #[cfg(not(target_arch = "x86_64"))]
     if js_normalize_ascii(s.as_bytes(), out) {
         return;
     }
@@ -693,6 +706,55 @@ fn js_normalize_ascii(s: &[u8], out: &mut Vec<u8>) -> bool {
     // SAFETY: the first `n` bytes were written above.
     unsafe { out.set_len(n) };
     high < 0x80
+}
+
+/// [`js_normalize_into`] for ASCII text of up to 64 bytes with AVX-512 (one 64-byte
+/// register): the bytes to keep are a bit mask, and one compress instruction gathers them.
+/// Kept: word characters, and the first byte of each whitespace run with non-whitespace on
+/// both sides (runs at the ends go; a deleted character still counts as text, as in the
+/// reference), written as a space.
+#[cfg(target_arch = "x86_64")]
+mod js_avx512 {
+    use std::arch::x86_64::*;
+
+    #[inline]
+    pub fn available() -> bool {
+        is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vbmi2")
+    }
+
+    /// The normalised length written at `out`, or `None` (nothing meaningful written) when
+    /// `s` has a non-ASCII byte.
+    ///
+    /// # Safety
+    /// The CPU must have AVX-512 BW and VBMI2, `s.len() <= 64`, and `out` must have room
+    /// for `s.len()` bytes.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
+    pub unsafe fn normalize_short(s: &[u8], out: *mut u8) -> Option<usize> {
+        debug_assert!(s.len() <= 64);
+        let all = if s.len() >= 64 { u64::MAX } else { (1u64 << s.len()) - 1 };
+        // Masked-off bytes are neither read nor able to fault.
+        let v = unsafe { _mm512_maskz_loadu_epi8(all, s.as_ptr().cast()) };
+        if _mm512_movepi8_mask(v) != 0 {
+            return None;
+        }
+        let byte = |c: u8| _mm512_set1_epi8(c as i8);
+        let within = |lo: u8, hi: u8| _mm512_cmpge_epu8_mask(v, byte(lo)) & _mm512_cmple_epu8_mask(v, byte(hi));
+        let ws = (within(0x09, 0x0D) | _mm512_cmpeq_epi8_mask(v, byte(b' '))) & all;
+        let upper = within(b'A', b'Z');
+        let word = (upper | within(b'a', b'z') | within(b'0', b'9') | _mm512_cmpeq_epi8_mask(v, byte(b'_'))) & all;
+        let text = all & !ws;
+        if text == 0 {
+            return Some(0);
+        }
+        let (first, last) = (text.trailing_zeros(), 63 - text.leading_zeros());
+        let inner = (u64::MAX << first << 1) & !(u64::MAX << last);
+        let keep = word | (ws & !(ws << 1) & inner);
+        let mapped = _mm512_mask_mov_epi8(_mm512_mask_add_epi8(v, upper, v, byte(32)), ws, byte(b' '));
+        let n = keep.count_ones() as usize;
+        let stored = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+        unsafe { _mm512_mask_storeu_epi8(out.cast(), stored, _mm512_maskz_compress_epi8(keep, mapped)) };
+        Some(n)
+    }
 }
 
 /// Convenience form of [`js_normalize_into`].
@@ -793,6 +855,41 @@ mod tests {
         assert_eq!(gaia_norm("THE\u{85}CASTLE", rule), "thecastle");
         assert_eq!(gaia_norm("“Right”", rule), "“right”");
         assert!(gaia_norm_eq("Hello, World!", "helloworld", rule));
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn js_normalize_wide_path_matches_the_byte_loop() {
+        if !js_avx512::available() {
+            return; // nothing to compare on this CPU
+        }
+        let alphabet = b" \t\n\x0b\x0c\r\x1c\x1fAZaz09_-:.,!~\x00\x7fqM";
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        for len in 0..=64 {
+            for _ in 0..400 {
+                let s: Vec<u8> = (0..len)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        alphabet[(state % alphabet.len() as u64) as usize]
+                    })
+                    .collect();
+                let mut want = Vec::with_capacity(len);
+                assert!(js_normalize_ascii(&s, &mut want));
+                let mut got: Vec<u8> = Vec::with_capacity(len);
+                // SAFETY: feature checked above; capacity len.
+                let n = unsafe { js_avx512::normalize_short(&s, got.as_mut_ptr()) }.expect("ASCII");
+                unsafe { got.set_len(n) };
+                assert_eq!(got, want, "{:?}", String::from_utf8_lossy(&s));
+            }
+            let mut wide = vec![b'a'; len];
+            if len > 0 {
+                wide[len / 2] = 0xC3;
+                let mut out: Vec<u8> = Vec::with_capacity(len);
+                assert_eq!(unsafe { js_avx512::normalize_short(&wide, out.as_mut_ptr()) }, None);
+            }
+        }
     }
 
     #[test]
