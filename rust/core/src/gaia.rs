@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::text::{has_any_byte, quote, NumberParse, gaia_norm, gaia_norm_eq, gaia_number, js_normalize_into, py_float, NormRule};
+use crate::text::{find_any_byte, has_any_byte, quote, NumberParse, gaia_norm, gaia_norm_eq, gaia_number, js_normalize_into, py_float, NormRule};
 
 /// Which branch of the official scorer decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,13 +63,11 @@ pub fn question_scorer(prediction: Option<&str>, truth: &str) -> bool {
 
 /// The official decision procedure, reporting each step to `obs`.
 pub fn official<O: Observer>(prediction: Option<&str>, truth: &str, opt: Official, obs: &mut O) -> bool {
-    let pred = prediction.unwrap_or("None");
-    // An answer identical to the truth matches in every branch (the common case), unless
-    // a NaN piece makes `==` false: NaN is spelled with an `n`, and numbers compared with
-    // a tolerance keep the full path (`inf - inf` is NaN there).
-    if !O::EVERY_STEP && pred == truth && opt.number_tolerance.is_none() && !has_any_byte(truth.as_bytes(), b"nN") {
+    // Numbers compared with a tolerance keep the full path (`inf - inf` is NaN there).
+    if !O::EVERY_STEP && opt.number_tolerance.is_none() && identical_match(prediction, truth) {
         return true;
     }
+    let pred = prediction.unwrap_or("None");
     if let Some(t) = py_float(truth) {
         obs.branch(Branch::Number);
         return number_piece(pred, truth, t, None, opt, obs);
@@ -128,6 +126,14 @@ fn list_matches(pred: &str, truth: &str, opt: Official) -> bool {
     }
 }
 
+/// Is the answer the truth's own text, in a way the exact official rule must accept? It
+/// matches in every branch (the common case) unless a NaN piece makes `==` false, and NaN
+/// is spelled with an `n`.
+#[inline]
+fn identical_match(prediction: Option<&str>, truth: &str) -> bool {
+    prediction == Some(truth) && !has_any_byte(truth.as_bytes(), b"nN")
+}
+
 /// `re.split("[,;]", s)`: empty pieces kept, pieces not trimmed. Both separators are
 /// ASCII, so splitting the bytes never cuts a UTF-8 sequence.
 pub fn pieces(s: &str) -> impl Iterator<Item = &str> {
@@ -138,7 +144,7 @@ pub fn pieces(s: &str) -> impl Iterator<Item = &str> {
         if done {
             return None;
         }
-        let end = next_separator(bytes, start);
+        let end = find_any_byte(bytes, start, b",;");
         // SAFETY: `start` and `end` sit at ASCII separators or the ends of `s`.
         let piece = unsafe { s.get_unchecked(start..end.unwrap_or(bytes.len())) };
         match end {
@@ -147,39 +153,6 @@ pub fn pieces(s: &str) -> impl Iterator<Item = &str> {
         }
         Some(piece)
     })
-}
-
-/// Index of the first `,` or `;` at or after `from`. Whole words are tested (SWAR) so
-/// that pieces of every length cost no mispredicted loop exit.
-fn next_separator(b: &[u8], from: usize) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let n = b.len();
-    if n < 8 {
-        return b[from..].iter().position(|&c| c == b',' || c == b';').map(|k| from + k);
-    }
-    // Bit 7 of each byte of `w` (bytes below `skip` ignored) that is a separator; the
-    // lowest set bit is exact (the zero-byte test only errs above a true hit).
-    let hits = |w: u64, skip: usize| {
-        let low = if skip == 0 { 0 } else { u64::MAX >> (64 - 8 * skip) };
-        let (c, s) = ((w ^ (u64::from(b',') * ONES)) | low, (w ^ (u64::from(b';') * ONES)) | low);
-        (c.wrapping_sub(ONES) & !c | s.wrapping_sub(ONES) & !s) & HIGH
-    };
-    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().unwrap_or_default());
-    let mut at = from;
-    while at + 8 <= n {
-        let m = hits(word(at), 0);
-        if m != 0 {
-            return Some(at + (m.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
-    }
-    if at >= n {
-        return None;
-    }
-    // The last bytes, read as the final word with the ones already searched ignored.
-    let m = hits(word(n - 8), at - (n - 8));
-    (m != 0).then(|| n - 8 + (m.trailing_zeros() / 8) as usize)
 }
 
 fn piece_count(s: &str) -> usize {
@@ -436,9 +409,8 @@ pub fn grade(prediction: Option<&str>, truth: &str, level: Option<i64>) -> Grade
 /// The graded score and kind alone (the batch path): the official decision runs with its
 /// shortcuts, reporting only what the verdict reads.
 pub fn grade_score(prediction: Option<&str>, truth: &str, level: Option<i64>) -> (f64, Kind) {
-    // The common case first: identical texts are exact unless a NaN is involved (the
-    // official shortcut's condition).
-    if prediction == Some(truth) && !has_any_byte(truth.as_bytes(), b"nN") {
+    // The common case first: such an answer is exact (its stripped text is the truth's).
+    if identical_match(prediction, truth) {
         return (1.0, Kind::Exact);
     }
     let mut detail = Detail::default();

@@ -102,17 +102,51 @@ fn any_word(s: &[u8], test: impl Fn(u64) -> bool) -> bool {
     }
 }
 
-/// Does any byte of `w` equal a byte of `set`? (The zero-byte test of `w ^ c…c`.)
+/// Does any byte of `w` equal a byte of `set`?
 #[inline(always)]
 fn word_has_any(w: u64, set: &[u8]) -> bool {
+    word_matches(w, 0, set) != 0
+}
+
+/// Bit 7 of each byte of `w` that equals a byte of `set`, the lowest `skip` bytes left out
+/// (the zero-byte test of `w ^ c…c`). The lowest set bit is exact; bits above a true hit
+/// may be false.
+#[inline(always)]
+fn word_matches(w: u64, skip: usize, set: &[u8]) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
+    // Skipped bytes become 0xFF after the XOR below: never zero, and they lend no borrow.
+    let low = if skip == 0 { 0 } else { u64::MAX >> (64 - 8 * skip) };
     let mut found = 0;
     for &c in set {
-        let x = w ^ (u64::from(c) * ONES);
+        let x = (w ^ (u64::from(c) * ONES)) | low;
         found |= x.wrapping_sub(ONES) & !x & HIGH;
     }
-    found != 0
+    found
+}
+
+/// Index of the first byte of `set` in `s` at or after `from`. Whole words are tested, so
+/// pieces of every length cost no mispredicted loop exit.
+pub fn find_any_byte(s: &[u8], from: usize, set: &[u8]) -> Option<usize> {
+    let n = s.len();
+    if n < 8 {
+        return s[from..].iter().position(|c| set.contains(c)).map(|k| from + k);
+    }
+    let word = |at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or_default());
+    let mut at = from;
+    while at + 8 <= n {
+        let m = word_matches(word(at), 0, set);
+        if m != 0 {
+            return Some(at + (m.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    if at >= n {
+        return None;
+    }
+    // The last bytes, read as the final word with the ones already searched left out.
+    let m = word_matches(word(n - 8), at - (n - 8), set);
+    (m != 0).then(|| n - 8 + (m.trailing_zeros() / 8) as usize)
 }
 
 /// Python `str.isspace()` / `re` `\s`: Rust's whitespace plus U+001C..U+001F, on
@@ -610,19 +644,6 @@ pub fn quote(s: &str) -> String {
 pub fn js_normalize_into(s: &str, out: &mut Vec<u8>) {
     out.clear();
     out.reserve(s.len()); // never longer than the input
-    #[cfg(target_arch = "x86_64")]
-    if s.len() <= 64 && js_avx512::available() {
-        // SAFETY: the CPU has the features; `out` has room for s.len() bytes (reserved above).
-        let kept = unsafe { js_avx512::normalize_short(s.as_bytes(), out.spare_capacity_mut().as_mut_ptr().cast()) };
-        if let Some(n) = kept {
-            // SAFETY: `normalize_short` wrote `n` bytes.
-            unsafe { out.set_len(n) };
-            return;
-        }
-    } else if js_normalize_ascii(s.as_bytes(), out) {
-        return;
-    }
-    #[cfg(not(target_arch = "x86_64"))]
     if js_normalize_ascii(s.as_bytes(), out) {
         return;
     }
@@ -679,10 +700,29 @@ static JS_TABLE: [u16; 128] = {
     t
 };
 
-/// [`js_normalize_into`] for ASCII text, without a branch per byte: every step writes
-/// its candidate bytes and advances only past those that are kept. Returns false (output
-/// unspecified) when `s` turns out to hold a non-ASCII byte, found without a scan of its own.
+/// [`js_normalize_into`] for ASCII text: one AVX-512 register for short text where the CPU
+/// has it, else a byte loop. Returns false (output unspecified) when `s` turns out to hold
+/// a non-ASCII byte, found without a scan of its own.
 fn js_normalize_ascii(s: &[u8], out: &mut Vec<u8>) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if s.len() <= 64 && js_avx512::available() {
+        // SAFETY: the CPU has the features; `out` has room for s.len() bytes (the caller
+        // reserved them).
+        return match unsafe { js_avx512::normalize_short(s, out.spare_capacity_mut().as_mut_ptr().cast()) } {
+            Some(n) => {
+                // SAFETY: `normalize_short` wrote `n` bytes.
+                unsafe { out.set_len(n) };
+                true
+            }
+            None => false,
+        };
+    }
+    js_normalize_ascii_loop(s, out)
+}
+
+/// [`js_normalize_ascii`] one byte at a time, without a branch per byte: every step
+/// writes its candidate bytes and advances only past those that are kept.
+fn js_normalize_ascii_loop(s: &[u8], out: &mut Vec<u8>) -> bool {
     let buf = out.spare_capacity_mut().as_mut_ptr().cast::<u8>();
     assert!(out.capacity() - out.len() >= s.len());
     let (mut n, mut seen_text, mut pending_space) = (0usize, false, false);
@@ -876,7 +916,7 @@ mod tests {
                     })
                     .collect();
                 let mut want = Vec::with_capacity(len);
-                assert!(js_normalize_ascii(&s, &mut want));
+                assert!(js_normalize_ascii_loop(&s, &mut want));
                 let mut got: Vec<u8> = Vec::with_capacity(len);
                 // SAFETY: feature checked above; capacity len.
                 let n = unsafe { js_avx512::normalize_short(&s, got.as_mut_ptr()) }.expect("ASCII");
