@@ -57,21 +57,24 @@ def _report(bad: list, limit: int = 8) -> str:
 # ---------------------------------------------------------------------------------------
 
 
-def test_official_conformance_native():
-    bad = []
-    for i, (p, t, want) in enumerate(OFFICIAL, start=1):
-        got, twin = nat.question_scorer(p, t), ref.question_scorer(p, t)
-        if not (got is want and twin is want):
-            bad.append((i, p, t, want, got, twin))
-    assert not bad, _report(bad)
+CONFORMANCE = {
+    "gaia": (OFFICIAL, nat.question_scorer, ref.question_scorer),
+    "gaia-lenient": (LENIENT, nat.lenient_match, ref.lenient_match),
+}
 
 
-def test_lenient_conformance_native():
+@pytest.mark.parametrize("scorer", CONFORMANCE)
+def test_conformance_native(scorer):
+    """Every conformance row: native scalar, native batch and twin against the reference."""
+    pa = pytest.importorskip("pyarrow")
+    rows, native, twin = CONFORMANCE[scorer]
+    preds, truths = pa.array([p for p, _, _ in rows], pa.string()), pa.array([t for _, t, _ in rows], pa.string())
+    batch = pa.array(nat.score_arrow(preds, truths, scorer, None, False, False, None, True)["score"]).to_pylist()
     bad = []
-    for i, (p, t, want) in enumerate(LENIENT, start=1):
-        got, twin = nat.lenient_match(p, t), ref.lenient_match(p, t)
-        if not (got is want and twin is want):
-            bad.append((i, p, t, want, got, twin))
+    for i, ((p, t, want), got_batch) in enumerate(zip(rows, batch), start=1):
+        got, twin_got = native(p, t), twin(p, t)
+        if not (got is want and twin_got is want and got_batch is want):
+            bad.append((i, p, t, want, got, twin_got, got_batch))
     assert not bad, _report(bad)
 
 
