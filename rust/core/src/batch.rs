@@ -143,6 +143,47 @@ fn status_of(pred: Option<&str>, truth: Option<&str>) -> Status {
     }
 }
 
+/// One parallel work item: `rows` rows from `start`, with its slices of the outputs.
+struct Block<'v, PC, TC> {
+    pred: PC,
+    truth: TC,
+    start: usize,
+    rows: usize,
+    valid: &'v mut [u64],
+    matched: Option<&'v mut [u64]>,
+    status: Option<&'v mut [u8]>,
+}
+
+impl<'v, PC, TC> Block<'v, PC, TC> {
+    /// Decide every row that has a truth with `decide(prediction, truth, (row, row in
+    /// block))`, setting its validity and decision bits (and status when asked).
+    #[inline(always)]
+    fn fill<'a>(mut self, opts: &Options, mut decide: impl FnMut(Option<&'a str>, &'a str, (usize, usize)) -> bool)
+    where
+        PC: Cursor<'a>,
+        TC: Cursor<'a>,
+    {
+        for (w, valid_word) in self.valid.iter_mut().enumerate() {
+            let (mut hits, mut present) = (0u64, 0u64);
+            for k in 0..64.min(self.rows - w * 64) {
+                let (j, bit) = (w * 64 + k, 1u64 << k);
+                let i = self.start + j;
+                let (p, t) = (self.pred.get(i), truth_of(self.truth.get(i), opts));
+                if let Some(st) = self.status.as_deref_mut() {
+                    st[j] = status_of(p, t) as u8;
+                }
+                let Some(t) = t else { continue };
+                present |= bit;
+                hits |= bit * u64::from(decide(p, t, (i, j)));
+            }
+            *valid_word = present;
+            if let Some(m) = self.matched.as_deref_mut() {
+                m[w] = hits;
+            }
+        }
+    }
+}
+
 /// `v` cut into one piece of `size` per block, or one `None` per block when `v` is empty
 /// (an output that was not asked for).
 fn blocks<T: Send>(v: &mut [T], size: usize, n_blocks: usize) -> Vec<Option<&mut [T]>> {
@@ -188,40 +229,26 @@ where
     let kind = blocks(&mut out.kind, BLOCK, n_blocks);
     let matched = blocks(&mut out.matched, WORDS, n_blocks);
     out.valid.par_chunks_mut(WORDS).zip(matched).zip(score).zip(kind).zip(status).enumerate().for_each(
-        |(b, ((((valid, mut matched), mut score), mut kind), mut status))| {
-            let (mut pbuf, mut tbuf) = (Vec::new(), Vec::new());
-            let (mut pc, mut tc) = (pred.cursor(), truth.cursor());
+        |(b, ((((valid, matched), mut score), mut kind), status))| {
             let start = b * BLOCK;
-            let rows = BLOCK.min(n - start);
-            for (w, valid_word) in valid.iter_mut().enumerate() {
-                let (mut hits, mut present) = (0u64, 0u64);
-                for k in 0..64.min(rows - w * 64) {
-                    let (j, bit) = (w * 64 + k, 1u64 << k);
-                    let i = start + j;
-                    let (p, t) = (pc.get(i), truth_of(tc.get(i), &opts));
-                    if let Some(st) = status.as_deref_mut() {
-                        st[j] = status_of(p, t) as u8;
-                    }
-                    let Some(t) = t else { continue };
-                    present |= bit;
-                    match opts.scorer {
-                        Scorer::Official(o) => hits |= bit * u64::from(gaia::official(p, t, o, &mut ())),
-                        Scorer::Lenient => hits |= bit * u64::from(lenient_match_with(p, t, &mut pbuf, &mut tbuf)),
-                        Scorer::Graded => {
-                            let (s, k) = grade_score(p, t, level.and_then(|l| l[i]));
-                            if let Some(sc) = score.as_deref_mut() {
-                                sc[j] = s;
-                            }
-                            if let Some(kd) = kind.as_deref_mut() {
-                                kd[j] = k as u8;
-                            }
-                        }
-                    }
+            let block = Block { pred: pred.cursor(), truth: truth.cursor(), start, rows: BLOCK.min(n - start), valid, matched, status };
+            // One loop per scorer, so the row loop carries no dispatch.
+            match opts.scorer {
+                Scorer::Official(o) => block.fill(&opts, |p, t, _| gaia::official(p, t, o, &mut ())),
+                Scorer::Lenient => {
+                    let (mut pbuf, mut tbuf) = (Vec::new(), Vec::new());
+                    block.fill(&opts, |p, t, _| lenient_match_with(p, t, &mut pbuf, &mut tbuf));
                 }
-                *valid_word = present;
-                if let Some(m) = matched.as_deref_mut() {
-                    m[w] = hits;
-                }
+                Scorer::Graded => block.fill(&opts, |p, t, (i, j)| {
+                    let (s, k) = grade_score(p, t, level.and_then(|l| l[i]));
+                    if let Some(sc) = score.as_deref_mut() {
+                        sc[j] = s;
+                    }
+                    if let Some(kd) = kind.as_deref_mut() {
+                        kd[j] = k as u8;
+                    }
+                    false
+                }),
             }
         },
     );

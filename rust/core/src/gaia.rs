@@ -299,10 +299,18 @@ pub fn lenient_match_with(prediction: Option<&str>, truth: &str, pbuf: &mut Vec<
     if truth.is_empty() {
         return false;
     }
+    let pred = prediction.unwrap_or("");
+    #[cfg(target_arch = "x86_64")]
+    if pred.len() <= 64 && truth.len() <= 64 && crate::text::js_avx512::available() {
+        // SAFETY: features checked; lengths checked; the truth is not empty.
+        if let Some(m) = unsafe { crate::text::js_avx512::lenient_short(pred.as_bytes(), truth.as_bytes()) } {
+            return m;
+        }
+    }
     if prediction == Some(truth) {
         return true; // equal texts normalise equally
     }
-    js_normalize_into(prediction.unwrap_or(""), pbuf);
+    js_normalize_into(pred, pbuf);
     js_normalize_into(truth, tbuf);
     let (long, short) = if pbuf.len() >= tbuf.len() { (&pbuf[..], &tbuf[..]) } else { (&tbuf[..], &pbuf[..]) };
     contains(long, short)

@@ -754,29 +754,53 @@ fn js_normalize_ascii_loop(s: &[u8], out: &mut Vec<u8>) -> bool {
 /// both sides (runs at the ends go; a deleted character still counts as text, as in the
 /// reference), written as a space.
 #[cfg(target_arch = "x86_64")]
-mod js_avx512 {
+pub(crate) mod js_avx512 {
     use std::arch::x86_64::*;
 
+    /// Does the CPU have what this module needs? Detected once: it is asked for every row.
     #[inline]
     pub fn available() -> bool {
-        is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("avx512vbmi2")
+        use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+        static CPU: AtomicU8 = AtomicU8::new(0); // 0 not yet known, 1 no, 2 yes
+        match CPU.load(Relaxed) {
+            0 => {
+                let yes = is_x86_feature_detected!("avx512bw")
+                    && is_x86_feature_detected!("avx512vbmi")
+                    && is_x86_feature_detected!("avx512vbmi2")
+                    && is_x86_feature_detected!("popcnt")
+                    && is_x86_feature_detected!("bmi1")
+                    && is_x86_feature_detected!("lzcnt");
+                CPU.store(1 + u8::from(yes), Relaxed);
+                yes
+            }
+            known => known == 2,
+        }
     }
 
-    /// The normalised length written at `out`, or `None` (nothing meaningful written) when
-    /// `s` has a non-ASCII byte.
-    ///
-    /// # Safety
-    /// The CPU must have AVX-512 BW and VBMI2, `s.len() <= 64`, and `out` must have room
-    /// for `s.len()` bytes.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2")]
-    pub unsafe fn normalize_short(s: &[u8], out: *mut u8) -> Option<usize> {
-        debug_assert!(s.len() <= 64);
-        let all = if s.len() >= 64 { u64::MAX } else { (1u64 << s.len()) - 1 };
-        // Masked-off bytes are neither read nor able to fault.
-        let v = unsafe { _mm512_maskz_loadu_epi8(all, s.as_ptr().cast()) };
-        if _mm512_movepi8_mask(v) != 0 {
-            return None;
+    /// Bits `0..len` set (`len <= 64`).
+    #[inline(always)]
+    fn low_bits(len: usize) -> u64 {
+        if len >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << len) - 1
         }
+    }
+
+    /// `s` in a register, zero past its end. Masked-off bytes are neither read nor able
+    /// to fault.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn load(s: &[u8]) -> (__m512i, u64) {
+        let all = low_bits(s.len());
+        (unsafe { _mm512_maskz_loadu_epi8(all, s.as_ptr().cast()) }, all)
+    }
+
+    /// The normalised form of the ASCII text in `v` (its bytes at `all`, zero elsewhere):
+    /// the kept bytes gathered at the start of a register, zero after them, and their count.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    fn normalized(v: __m512i, all: u64) -> (__m512i, usize) {
         let byte = |c: u8| _mm512_set1_epi8(c as i8);
         let within = |lo: u8, hi: u8| _mm512_cmpge_epu8_mask(v, byte(lo)) & _mm512_cmple_epu8_mask(v, byte(hi));
         let ws = (within(0x09, 0x0D) | _mm512_cmpeq_epi8_mask(v, byte(b' '))) & all;
@@ -784,16 +808,66 @@ mod js_avx512 {
         let word = (upper | within(b'a', b'z') | within(b'0', b'9') | _mm512_cmpeq_epi8_mask(v, byte(b'_'))) & all;
         let text = all & !ws;
         if text == 0 {
-            return Some(0);
+            return (_mm512_setzero_si512(), 0);
         }
         let (first, last) = (text.trailing_zeros(), 63 - text.leading_zeros());
         let inner = (u64::MAX << first << 1) & !(u64::MAX << last);
         let keep = word | (ws & !(ws << 1) & inner);
         let mapped = _mm512_mask_mov_epi8(_mm512_mask_add_epi8(v, upper, v, byte(32)), ws, byte(b' '));
-        let n = keep.count_ones() as usize;
-        let stored = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-        unsafe { _mm512_mask_storeu_epi8(out.cast(), stored, _mm512_maskz_compress_epi8(keep, mapped)) };
+        (_mm512_maskz_compress_epi8(keep, mapped), keep.count_ones() as usize)
+    }
+
+    /// The normalised length written at `out`, or `None` (nothing meaningful written) when
+    /// `s` has a non-ASCII byte.
+    ///
+    /// # Safety
+    /// The CPU must have the features of [`available`], `s.len() <= 64`, and `out` must
+    /// have room for `s.len()` bytes.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    pub unsafe fn normalize_short(s: &[u8], out: *mut u8) -> Option<usize> {
+        debug_assert!(s.len() <= 64);
+        let (v, all) = unsafe { load(s) };
+        if _mm512_movepi8_mask(v) != 0 {
+            return None;
+        }
+        let (kept, n) = normalized(v, all);
+        unsafe { _mm512_mask_storeu_epi8(out.cast(), low_bits(n), kept) };
         Some(n)
+    }
+
+    /// The lenient rule for a non-empty truth, both texts of up to 64 bytes, in registers:
+    /// identical texts match; otherwise, for ASCII texts, does either normalised text
+    /// contain the other? `None` when a text is not ASCII (the caller takes the general
+    /// path).
+    ///
+    /// # Safety
+    /// The CPU must have the features of [`available`]; both lengths `<= 64`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    pub unsafe fn lenient_short(pred: &[u8], truth: &[u8]) -> Option<bool> {
+        debug_assert!(pred.len() <= 64 && truth.len() <= 64 && !truth.is_empty());
+        let ((vp, pm), (vt, tm)) = unsafe { (load(pred), load(truth)) };
+        // Registers are zero past both ends, so one compare settles equal texts.
+        if pm == tm && _mm512_cmpneq_epi8_mask(vp, vt) == 0 {
+            return Some(true);
+        }
+        if _mm512_movepi8_mask(_mm512_or_si512(vp, vt)) != 0 {
+            return None;
+        }
+        let ((np, lp), (nt, lt)) = (normalized(vp, pm), normalized(vt, tm));
+        let (hay, h, needle, m) = if lp >= lt { (np, lp, nt, lt) } else { (nt, lt, np, lp) };
+        if h == m {
+            return Some(_mm512_cmpneq_epi8_mask(hay, needle) == 0);
+        }
+        // Bit `s` survives while hay[s + j] == needle[j] for every j so far.
+        let mut starts = low_bits(h - m + 1);
+        for j in 0..m {
+            let c = _mm512_permutexvar_epi8(_mm512_set1_epi8(j as i8), needle);
+            starts &= _mm512_cmpeq_epi8_mask(hay, c) >> j;
+            if starts == 0 {
+                return Some(false);
+            }
+        }
+        Some(true)
     }
 }
 
@@ -930,6 +1004,58 @@ mod tests {
                 assert_eq!(unsafe { js_avx512::normalize_short(&wide, out.as_mut_ptr()) }, None);
             }
         }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn lenient_wide_path_matches_normalise_then_search() {
+        if !js_avx512::available() {
+            return; // nothing to compare on this CPU
+        }
+        // A small alphabet, and predictions cut from the truth, so that containment in
+        // either direction, and its near misses, are common.
+        let alphabet = b" \t\x0bAab_-.Z9";
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |k: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % k as u64) as usize
+        };
+        let (mut matched, mut total) = (0, 0);
+        for t_len in 1..=64 {
+            for _ in 0..300 {
+                let truth: Vec<u8> = (0..t_len).map(|_| alphabet[next(alphabet.len())]).collect();
+                let pred: Vec<u8> = match next(3) {
+                    0 => (0..next(65)).map(|_| alphabet[next(alphabet.len())]).collect(),
+                    1 => {
+                        let a = next(t_len + 1);
+                        let b = a + next(t_len - a + 1);
+                        truth[a..b].to_ascii_uppercase()
+                    }
+                    _ => {
+                        let mut p: Vec<u8> = (0..next(8)).map(|_| alphabet[next(alphabet.len())]).collect();
+                        p.extend(&truth[..t_len.min(64 - p.len())]);
+                        p.truncate(64 - next(4).min(p.len()));
+                        p
+                    }
+                };
+                let (mut np, mut nt) = (Vec::with_capacity(64), Vec::with_capacity(64));
+                assert!(js_normalize_ascii_loop(&pred, &mut np) && js_normalize_ascii_loop(&truth, &mut nt));
+                let (long, short) = if np.len() >= nt.len() { (&np, &nt) } else { (&nt, &np) };
+                let want = pred == truth || short.is_empty() || long.windows(short.len()).any(|w| w == &short[..]);
+                // SAFETY: features checked; lengths <= 64; truth not empty.
+                let got = unsafe { js_avx512::lenient_short(&pred, &truth) };
+                assert_eq!(got, Some(want), "{:?} vs {:?}", String::from_utf8_lossy(&pred), String::from_utf8_lossy(&truth));
+                matched += usize::from(want);
+                total += 1;
+            }
+        }
+        assert!(matched > total / 5 && matched < total * 4 / 5, "{matched} of {total} matched");
+        // Identical non-ASCII texts match; other non-ASCII pairs go to the general path.
+        let same = "Zürich".as_bytes();
+        assert_eq!(unsafe { js_avx512::lenient_short(same, same) }, Some(true));
+        assert_eq!(unsafe { js_avx512::lenient_short(b"zurich", same) }, None);
     }
 
     #[test]
