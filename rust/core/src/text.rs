@@ -127,10 +127,11 @@ fn word_matches(w: u64, skip: usize, set: &[u8]) -> u64 {
 
 /// Index of the first byte of `set` in `s` at or after `from`. Whole words are tested, so
 /// pieces of every length cost no mispredicted loop exit.
+#[inline]
 pub fn find_any_byte(s: &[u8], from: usize, set: &[u8]) -> Option<usize> {
     let n = s.len();
     if n < 8 {
-        return s[from..].iter().position(|c| set.contains(c)).map(|k| from + k);
+        return find_in_short(s, from, set);
     }
     let word = |at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or_default());
     let mut at = from;
@@ -147,6 +148,40 @@ pub fn find_any_byte(s: &[u8], from: usize, set: &[u8]) -> Option<usize> {
     // The last bytes, read as the final word with the ones already searched left out.
     let m = word_matches(word(n - 8), at - (n - 8), set);
     (m != 0).then(|| n - 8 + (m.trailing_zeros() / 8) as usize)
+}
+
+/// [`find_any_byte`] for fewer than 8 bytes, without a byte loop: the bytes are read as
+/// one word (of up to three bytes) or two overlapping half words. No set holds a zero byte,
+/// so zeros stand in for bytes before `from` and for the unused top of a word.
+#[inline]
+fn find_in_short(s: &[u8], from: usize, set: &[u8]) -> Option<usize> {
+    let n = s.len();
+    debug_assert!(n < 8 && from <= n && !set.contains(&0));
+    const LOW: u64 = 0xFFFF_FFFF;
+    if n < 4 {
+        if from >= n {
+            return None;
+        }
+        // Indices 0, n/2 and n-1 cover every byte of a text of one to three bytes.
+        let at = [0, n / 2, n - 1];
+        let byte = |k: usize| if at[k] >= from { u64::from(s[at[k]]) } else { 0 };
+        let m = word_matches(byte(0) | byte(1) << 8 | byte(2) << 16, 0, set) & 0xFF_FFFF;
+        return (m != 0).then(|| at[(m.trailing_zeros() / 8) as usize]);
+    }
+    let half = |at: usize| u64::from(u32::from_le_bytes([s[at], s[at + 1], s[at + 2], s[at + 3]]));
+    if from < 4 {
+        let m = word_matches(half(0), from, set) & LOW;
+        if m != 0 {
+            return Some((m.trailing_zeros() / 8) as usize);
+        }
+    }
+    // The last four bytes, leaving out those already searched or before `from`.
+    let start = from.max(4);
+    if start >= n {
+        return None;
+    }
+    let m = word_matches(half(n - 4), start - (n - 4), set) & LOW;
+    (m != 0).then(|| n - 4 + (m.trailing_zeros() / 8) as usize)
 }
 
 /// Python `str.isspace()` / `re` `\s`: Rust's whitespace plus U+001C..U+001F, on
@@ -916,6 +951,31 @@ mod tests {
             "½", "①", "\x1c42\x1f", "\u{200b}42", "\u{feff}42", "nan(1)", "infinity1", "", " ", "+", "1_.5",
         ] {
             assert_eq!(py_float(s), None, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn find_any_byte_agrees_with_a_scan_from_every_start() {
+        // Searched bytes mixed with their neighbours, zero and high bytes.
+        let alphabet = [b'.', b',', b';', b'-', b'/', b':', 0x00, 0xFF, 0xAE, b'x', b'x', b'x'];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for len in 0..=24 {
+            for _ in 0..300 {
+                let s: Vec<u8> = (0..len)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        alphabet[(state % alphabet.len() as u64) as usize]
+                    })
+                    .collect();
+                for set in [&b"."[..], b",;"] {
+                    for from in 0..=len {
+                        let want = s[from..].iter().position(|c| set.contains(c)).map(|k| from + k);
+                        assert_eq!(find_any_byte(&s, from, set), want, "{s:?} from {from} set {set:?}");
+                    }
+                }
+            }
         }
     }
 
