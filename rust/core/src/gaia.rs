@@ -75,6 +75,13 @@ pub fn official<O: Observer>(prediction: Option<&str>, truth: &str, opt: Officia
     if has_any_byte(truth.as_bytes(), b",;") {
         obs.branch(Branch::List);
         if !O::EVERY_STEP {
+            #[cfg(target_arch = "x86_64")]
+            if pred.len() <= 64 && truth.len() <= 64 && crate::text::avx512::available() {
+                // SAFETY: features and lengths checked.
+                if let Some(m) = unsafe { crate::text::avx512::word_list_eq(pred.as_bytes(), truth.as_bytes(), opt.lower) } {
+                    return m;
+                }
+            }
             return list_matches(pred, truth, opt);
         }
         let n_truth = piece_count(truth);
@@ -301,9 +308,9 @@ pub fn lenient_match_with(prediction: Option<&str>, truth: &str, pbuf: &mut Vec<
     }
     let pred = prediction.unwrap_or("");
     #[cfg(target_arch = "x86_64")]
-    if pred.len() <= 64 && truth.len() <= 64 && crate::text::js_avx512::available() {
+    if pred.len() <= 64 && truth.len() <= 64 && crate::text::avx512::available() {
         // SAFETY: features checked; lengths checked; the truth is not empty.
-        if let Some(m) = unsafe { crate::text::js_avx512::lenient_short(pred.as_bytes(), truth.as_bytes()) } {
+        if let Some(m) = unsafe { crate::text::avx512::lenient_short(pred.as_bytes(), truth.as_bytes()) } {
             return m;
         }
     }
@@ -560,6 +567,83 @@ fn strip_py(s: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn word_list_kernel_agrees_with_the_piece_by_piece_rule() {
+        use super::{official, Detail, Official};
+        if !crate::text::avx512::available() {
+            return; // nothing to compare on this CPU
+        }
+        // Pieces that are words, numbers or number-like, with whitespace the two trims
+        // disagree on (U+001C is whitespace to the string rule, not to float()).
+        let words = [
+            "ab", "AB", "aB", "a b", "x", "Nile", "n", "nan", "NaN", "inf", "Inf", "-x", "1", "+1", "-1", "-1.0", ".5", "0.5",
+            "", " ", "\t", "\x1c", "\x1c7",
+        ];
+        let seps = [",", ", ", ";", " ; ", ",\t"];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move |k: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % k as u64) as usize
+        };
+        let (mut fast, mut matched) = (0, 0);
+        for _ in 0..40_000 {
+            let k = 2 + next(4);
+            let items: Vec<&str> = (0..k).map(|_| words[next(words.len())]).collect();
+            let join = |items: &[&str], next: &mut dyn FnMut(usize) -> usize| {
+                let mut out = String::new();
+                for (i, w) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(seps[next(seps.len())]);
+                    }
+                    out.push_str(w);
+                }
+                out
+            };
+            let truth = join(&items, &mut next);
+            // The same numbers spelled another way: equal as numbers, not as texts.
+            let respell = |w: &&'static str| -> &'static str {
+                match *w {
+                    ".5" => "0.5",
+                    "0.5" => ".5",
+                    "+1" => "1",
+                    "1" => "+1",
+                    "-1" => "-1.0",
+                    "inf" => "Inf",
+                    other => other,
+                }
+            };
+            let pred = match next(5) {
+                0 => join(&items, &mut next),
+                4 => join(&items.iter().map(respell).collect::<Vec<_>>(), &mut next),
+                1 => truth.to_uppercase(),
+                2 => join(&items[..k - 1], &mut next),
+                _ => join(&(0..k).map(|_| words[next(words.len())]).collect::<Vec<_>>(), &mut next),
+            };
+            if truth.len() > 64 || pred.len() > 64 {
+                continue;
+            }
+            for lower in [true, false] {
+                let opt = Official { number_tolerance: None, lower };
+                let want = official(Some(&pred), &truth, opt, &mut Detail::default());
+                // SAFETY: features checked; lengths checked.
+                if let Some(got) = unsafe { crate::text::avx512::word_list_eq(pred.as_bytes(), truth.as_bytes(), lower) } {
+                    assert_eq!(got, want, "{pred:?} vs {truth:?} (lower {lower})");
+                    fast += 1;
+                    matched += usize::from(got);
+                }
+            }
+        }
+        assert!(fast > 5_000 && matched > 1_000, "{fast} decided by the kernel, {matched} matches");
+        // A truth piece that starts like a number, and non-ASCII text, go to the general path.
+        assert_eq!(unsafe { crate::text::avx512::word_list_eq(b"a, 1", b"a, 1", true) }, None);
+        assert_eq!(unsafe { crate::text::avx512::word_list_eq(b"a, b", b"a,  Nile", true) }, None);
+        assert_eq!(unsafe { crate::text::avx512::word_list_eq("é, b".as_bytes(), b"a, b", true) }, None);
+        assert_eq!(unsafe { crate::text::avx512::word_list_eq(b"A ;b", b"a, b", true) }, Some(true));
+    }
+
     #[test]
     fn pieces_split_like_re_split_at_every_length() {
         // Fillers include '-' and ':' (one above ',' and below ';'), which the word test

@@ -740,10 +740,10 @@ static JS_TABLE: [u16; 128] = {
 /// a non-ASCII byte, found without a scan of its own.
 fn js_normalize_ascii(s: &[u8], out: &mut Vec<u8>) -> bool {
     #[cfg(target_arch = "x86_64")]
-    if s.len() <= 64 && js_avx512::available() {
+    if s.len() <= 64 && avx512::available() {
         // SAFETY: the CPU has the features; `out` has room for s.len() bytes (the caller
         // reserved them).
-        return match unsafe { js_avx512::normalize_short(s, out.spare_capacity_mut().as_mut_ptr().cast()) } {
+        return match unsafe { avx512::normalize_short(s, out.spare_capacity_mut().as_mut_ptr().cast()) } {
             Some(n) => {
                 // SAFETY: `normalize_short` wrote `n` bytes.
                 unsafe { out.set_len(n) };
@@ -783,13 +783,11 @@ fn js_normalize_ascii_loop(s: &[u8], out: &mut Vec<u8>) -> bool {
     high < 0x80
 }
 
-/// [`js_normalize_into`] for ASCII text of up to 64 bytes with AVX-512 (one 64-byte
-/// register): the bytes to keep are a bit mask, and one compress instruction gathers them.
-/// Kept: word characters, and the first byte of each whitespace run with non-whitespace on
-/// both sides (runs at the ends go; a deleted character still counts as text, as in the
-/// reference), written as a space.
+/// Whole-answer kernels for ASCII texts of up to 64 bytes with AVX-512: a text is one
+/// register, the bytes a rule keeps are a bit mask, and one compress instruction gathers
+/// them, so short answers are decided without a loop over their bytes.
 #[cfg(target_arch = "x86_64")]
-pub(crate) mod js_avx512 {
+pub(crate) mod avx512 {
     use std::arch::x86_64::*;
 
     /// Does the CPU have what this module needs? Detected once: it is asked for every row.
@@ -831,8 +829,11 @@ pub(crate) mod js_avx512 {
         (unsafe { _mm512_maskz_loadu_epi8(all, s.as_ptr().cast()) }, all)
     }
 
-    /// The normalised form of the ASCII text in `v` (its bytes at `all`, zero elsewhere):
-    /// the kept bytes gathered at the start of a register, zero after them, and their count.
+    /// The lenient rule's normalised form of the ASCII text in `v` (its bytes at `all`,
+    /// zero elsewhere): the kept bytes gathered at the start of a register, zero after them,
+    /// and their count. Kept: word characters, and the first byte of each whitespace run
+    /// with non-whitespace on both sides (runs at the ends go; a deleted character still
+    /// counts as text, as in the reference), written as a space.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
     fn normalized(v: __m512i, all: u64) -> (__m512i, usize) {
@@ -903,6 +904,55 @@ pub(crate) mod js_avx512 {
             }
         }
         Some(true)
+    }
+
+    /// The official list branch for ASCII texts of up to 64 bytes when no truth piece can be
+    /// a number. Pieces are then compared as texts with whitespace deleted and lowercased
+    /// (when `lower`), in order and with as many of them; that holds exactly when the whole
+    /// texts are equal after those deletions with `;` read as `,` (no piece holds a
+    /// separator, and deleting whitespace never makes one). `None`: a text is not ASCII, or
+    /// a truth piece starts like a number (the caller compares piece by piece).
+    ///
+    /// # Safety
+    /// The CPU must have the features of [`available`]; both lengths `<= 64`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    pub unsafe fn word_list_eq(pred: &[u8], truth: &[u8], lower: bool) -> Option<bool> {
+        debug_assert!(pred.len() <= 64 && truth.len() <= 64);
+        let ((vp, pm), (vt, tm)) = unsafe { (load(pred), load(truth)) };
+        if _mm512_movepi8_mask(_mm512_or_si512(vp, vt)) != 0 {
+            return None;
+        }
+        let byte = |c: u8| _mm512_set1_epi8(c as i8);
+        let within = |v: __m512i, lo: u8, hi: u8| _mm512_cmpge_epu8_mask(v, byte(lo)) & _mm512_cmple_epu8_mask(v, byte(hi));
+        let is = |v: __m512i, c: u8| _mm512_cmpeq_epi8_mask(v, byte(c));
+        // First byte of each truth piece past the whitespace float() trims: from each piece
+        // start (0, or just after a separator) a carry runs through the whitespace after it.
+        let float_ws = (within(vt, 0x09, 0x0D) | is(vt, b' ')) & tm;
+        let starts = ((is(vt, b',') | is(vt, b';')) << 1 | 1) & tm;
+        let first = (float_ws.wrapping_add(starts & float_ws) & !float_ws) | (starts & !float_ws);
+        // Bytes a float literal can start with.
+        let numeric = within(vt, b'0', b'9')
+            | is(vt, b'+')
+            | is(vt, b'-')
+            | is(vt, b'.')
+            | is(vt, b'i')
+            | is(vt, b'I')
+            | is(vt, b'n')
+            | is(vt, b'N');
+        if first & numeric != 0 {
+            return None;
+        }
+        // Python's `\s` on ASCII: 0x09..0x0D and 0x1C..0x20.
+        let squeeze = |v: __m512i, all: u64| {
+            let ws = (within(v, 0x09, 0x0D) | within(v, 0x1C, 0x20)) & all;
+            let v = if lower { _mm512_mask_add_epi8(v, within(v, b'A', b'Z'), v, byte(32)) } else { v };
+            let v = _mm512_mask_mov_epi8(v, is(v, b';'), byte(b','));
+            let keep = all & !ws;
+            (_mm512_maskz_compress_epi8(keep, v), keep.count_ones())
+        };
+        let ((np, lp), (nt, lt)) = (squeeze(vp, pm), squeeze(vt, tm));
+        // Both registers are zero past their lengths.
+        Some(lp == lt && _mm512_cmpneq_epi8_mask(np, nt) == 0)
     }
 }
 
@@ -1034,7 +1084,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn js_normalize_wide_path_matches_the_byte_loop() {
-        if !js_avx512::available() {
+        if !avx512::available() {
             return; // nothing to compare on this CPU
         }
         let alphabet = b" \t\n\x0b\x0c\r\x1c\x1fAZaz09_-:.,!~\x00\x7fqM";
@@ -1053,7 +1103,7 @@ mod tests {
                 assert!(js_normalize_ascii_loop(&s, &mut want));
                 let mut got: Vec<u8> = Vec::with_capacity(len);
                 // SAFETY: feature checked above; capacity len.
-                let n = unsafe { js_avx512::normalize_short(&s, got.as_mut_ptr()) }.expect("ASCII");
+                let n = unsafe { avx512::normalize_short(&s, got.as_mut_ptr()) }.expect("ASCII");
                 unsafe { got.set_len(n) };
                 assert_eq!(got, want, "{:?}", String::from_utf8_lossy(&s));
             }
@@ -1061,7 +1111,7 @@ mod tests {
             if len > 0 {
                 wide[len / 2] = 0xC3;
                 let mut out: Vec<u8> = Vec::with_capacity(len);
-                assert_eq!(unsafe { js_avx512::normalize_short(&wide, out.as_mut_ptr()) }, None);
+                assert_eq!(unsafe { avx512::normalize_short(&wide, out.as_mut_ptr()) }, None);
             }
         }
     }
@@ -1069,7 +1119,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn lenient_wide_path_matches_normalise_then_search() {
-        if !js_avx512::available() {
+        if !avx512::available() {
             return; // nothing to compare on this CPU
         }
         // A small alphabet, and predictions cut from the truth, so that containment in
@@ -1105,7 +1155,7 @@ mod tests {
                 let (long, short) = if np.len() >= nt.len() { (&np, &nt) } else { (&nt, &np) };
                 let want = pred == truth || short.is_empty() || long.windows(short.len()).any(|w| w == &short[..]);
                 // SAFETY: features checked; lengths <= 64; truth not empty.
-                let got = unsafe { js_avx512::lenient_short(&pred, &truth) };
+                let got = unsafe { avx512::lenient_short(&pred, &truth) };
                 assert_eq!(got, Some(want), "{:?} vs {:?}", String::from_utf8_lossy(&pred), String::from_utf8_lossy(&truth));
                 matched += usize::from(want);
                 total += 1;
@@ -1114,8 +1164,8 @@ mod tests {
         assert!(matched > total / 5 && matched < total * 4 / 5, "{matched} of {total} matched");
         // Identical non-ASCII texts match; other non-ASCII pairs go to the general path.
         let same = "Zürich".as_bytes();
-        assert_eq!(unsafe { js_avx512::lenient_short(same, same) }, Some(true));
-        assert_eq!(unsafe { js_avx512::lenient_short(b"zurich", same) }, None);
+        assert_eq!(unsafe { avx512::lenient_short(same, same) }, Some(true));
+        assert_eq!(unsafe { avx512::lenient_short(b"zurich", same) }, None);
     }
 
     #[test]
