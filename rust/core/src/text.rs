@@ -582,6 +582,13 @@ pub fn gaia_norm_eq(a: &str, b: &str, rule: NormRule) -> bool {
     if a == b {
         return true; // the normalisation is a function of the text
     }
+    #[cfg(target_arch = "x86_64")]
+    if a.len() <= 64 && b.len() <= 64 && avx512::available() {
+        // SAFETY: features and lengths checked.
+        if let Some(eq) = unsafe { avx512::gaia_norm_eq(a.as_bytes(), b.as_bytes(), rule.drop_punct, rule.lower) } {
+            return eq;
+        }
+    }
     let table = &NORM_TABLES[usize::from(rule.drop_punct) * 2 + usize::from(rule.lower)];
     match ascii_norm_eq(a.as_bytes(), b.as_bytes(), table) {
         Some(eq) => eq,
@@ -942,17 +949,42 @@ pub(crate) mod avx512 {
         if first & numeric != 0 {
             return None;
         }
-        // Python's `\s` on ASCII: 0x09..0x0D and 0x1C..0x20.
-        let squeeze = |v: __m512i, all: u64| {
-            let ws = (within(v, 0x09, 0x0D) | within(v, 0x1C, 0x20)) & all;
-            let v = if lower { _mm512_mask_add_epi8(v, within(v, b'A', b'Z'), v, byte(32)) } else { v };
-            let v = _mm512_mask_mov_epi8(v, is(v, b';'), byte(b','));
-            let keep = all & !ws;
-            (_mm512_maskz_compress_epi8(keep, v), keep.count_ones())
-        };
-        let ((np, lp), (nt, lt)) = (squeeze(vp, pm), squeeze(vt, tm));
+        let same_sep = |v: __m512i| _mm512_mask_mov_epi8(v, is(v, b';'), byte(b','));
+        let ((np, lp), (nt, lt)) = (gaia_squeeze(same_sep(vp), pm, false, lower), gaia_squeeze(same_sep(vt), tm, false, lower));
         // Both registers are zero past their lengths.
         Some(lp == lt && _mm512_cmpneq_epi8_mask(np, nt) == 0)
+    }
+
+    /// GAIA `normalize_str(a) == normalize_str(b)` for ASCII texts of up to 64 bytes;
+    /// `None` when one is not ASCII.
+    ///
+    /// # Safety
+    /// The CPU must have the features of [`available`]; both lengths `<= 64`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    pub unsafe fn gaia_norm_eq(a: &[u8], b: &[u8], drop_punct: bool, lower: bool) -> Option<bool> {
+        let ((va, am), (vb, bm)) = unsafe { (load(a), load(b)) };
+        if _mm512_movepi8_mask(_mm512_or_si512(va, vb)) != 0 {
+            return None;
+        }
+        let ((na, la), (nb, lb)) = (gaia_squeeze(va, am, drop_punct, lower), gaia_squeeze(vb, bm, drop_punct, lower));
+        Some(la == lb && _mm512_cmpneq_epi8_mask(na, nb) == 0)
+    }
+
+    /// GAIA `normalize_str` of the ASCII text in `v` (its bytes at `all`, zero elsewhere):
+    /// Python's `\s` (0x09..0x0D, 0x1C..0x20) deleted, and `string.punctuation` when
+    /// `drop_punct`; lowercased when `lower`. Gathered at the start, zero after; with its length.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+    fn gaia_squeeze(v: __m512i, all: u64, drop_punct: bool, lower: bool) -> (__m512i, u32) {
+        let byte = |c: u8| _mm512_set1_epi8(c as i8);
+        let within = |lo: u8, hi: u8| _mm512_cmpge_epu8_mask(v, byte(lo)) & _mm512_cmple_epu8_mask(v, byte(hi));
+        let mut gone = within(0x09, 0x0D) | within(0x1C, 0x20);
+        if drop_punct {
+            gone |= within(0x21, 0x2F) | within(0x3A, 0x40) | within(0x5B, 0x60) | within(0x7B, 0x7E);
+        }
+        let v = if lower { _mm512_mask_add_epi8(v, within(b'A', b'Z'), v, byte(32)) } else { v };
+        let keep = all & !gone;
+        (_mm512_maskz_compress_epi8(keep, v), keep.count_ones())
     }
 }
 
@@ -1166,6 +1198,51 @@ mod tests {
         let same = "Zürich".as_bytes();
         assert_eq!(unsafe { avx512::lenient_short(same, same) }, Some(true));
         assert_eq!(unsafe { avx512::lenient_short(b"zurich", same) }, None);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn gaia_norm_eq_wide_path_matches_the_table_loop() {
+        if !avx512::available() {
+            return; // nothing to compare on this CPU
+        }
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move |k: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % k as u64) as usize
+        };
+        let mut equal = 0;
+        for len in 0..=64 {
+            for _ in 0..200 {
+                // Every ASCII byte, and a second text made from the first by the changes
+                // each rule ignores (case, whitespace, punctuation) or by one that counts.
+                let a: Vec<u8> = (0..len).map(|_| if next(3) == 0 { next(128) as u8 } else { b"aZ ,;.\x1c\t-_9"[next(11)] }).collect();
+                let b: Vec<u8> = a
+                    .iter()
+                    .filter_map(|&c| match next(8) {
+                        0 => None,
+                        1 => Some(c.to_ascii_uppercase()),
+                        2 => Some(b"!\x1f \r"[next(4)]),
+                        _ => Some(c),
+                    })
+                    .take(64)
+                    .collect();
+                for drop_punct in [false, true] {
+                    for lower in [false, true] {
+                        let table = &NORM_TABLES[usize::from(drop_punct) * 2 + usize::from(lower)];
+                        let want = ascii_norm_eq(&a, &b, table).expect("ASCII");
+                        // SAFETY: features checked; lengths <= 64.
+                        let got = unsafe { avx512::gaia_norm_eq(&a, &b, drop_punct, lower) };
+                        assert_eq!(got, Some(want), "{a:?} vs {b:?} punct {drop_punct} lower {lower}");
+                        equal += usize::from(want);
+                    }
+                }
+            }
+        }
+        assert!(equal > 5_000, "only {equal} equal pairs");
+        assert_eq!(unsafe { avx512::gaia_norm_eq("é".as_bytes(), b"e", true, true) }, None);
     }
 
     #[test]
