@@ -567,6 +567,8 @@ fn strip_py(s: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
+    use crate::test_rng::Rng;
+
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn word_list_kernel_agrees_with_the_piece_by_piece_rule() {
@@ -581,13 +583,8 @@ mod tests {
             "", " ", "\t", "\x1c", "\x1c7",
         ];
         let seps = [",", ", ", ";", " ; ", ",\t"];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |k: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % k as u64) as usize
-        };
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15u64);
+        let mut next = |k: usize| rng.below(k);
         let (mut fast, mut matched) = (0, 0);
         for _ in 0..40_000 {
             let k = 2 + next(4);
@@ -649,15 +646,12 @@ mod tests {
         // Fillers include '-' and ':' (one above ',' and below ';'), which the word test
         // could mistake for separators just after a real one, and multi-byte text.
         let alphabet = ["a", "-", ":", ",", ";", "é", "\u{2c2c}", "1"];
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1Du64);
         for len in 0..48 {
             for _ in 0..200 {
                 let mut s = String::new();
                 for _ in 0..len {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    s.push_str(alphabet[(state % alphabet.len() as u64) as usize]);
+                    s.push_str(rng.pick(&alphabet));
                 }
                 let want: Vec<&str> = s.split([',', ';']).collect();
                 assert_eq!(pieces(&s).collect::<Vec<_>>(), want, "{s:?}");

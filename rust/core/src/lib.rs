@@ -8,4 +8,6 @@ pub mod gaia;
 pub mod olympiad;
 pub mod omni3d;
 pub mod text;
+#[cfg(test)]
+mod test_rng;
 mod unicode_tables;

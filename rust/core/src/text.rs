@@ -998,6 +998,7 @@ pub fn js_normalize(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::Rng;
 
     #[test]
     fn float_accepts_python_literals() {
@@ -1040,16 +1041,11 @@ mod tests {
     fn find_any_byte_agrees_with_a_scan_from_every_start() {
         // Searched bytes mixed with their neighbours, zero and high bytes.
         let alphabet = [b'.', b',', b';', b'-', b'/', b':', 0x00, 0xFF, 0xAE, b'x', b'x', b'x'];
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1Du64);
         for len in 0..=24 {
             for _ in 0..300 {
                 let s: Vec<u8> = (0..len)
-                    .map(|_| {
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
-                        alphabet[(state % alphabet.len() as u64) as usize]
-                    })
+                    .map(|_| rng.pick(&alphabet))
                     .collect();
                 for set in [&b"."[..], b",;"] {
                     for from in 0..=len {
@@ -1120,16 +1116,11 @@ mod tests {
             return; // nothing to compare on this CPU
         }
         let alphabet = b" \t\n\x0b\x0c\r\x1c\x1fAZaz09_-:.,!~\x00\x7fqM";
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15u64);
         for len in 0..=64 {
             for _ in 0..400 {
                 let s: Vec<u8> = (0..len)
-                    .map(|_| {
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
-                        alphabet[(state % alphabet.len() as u64) as usize]
-                    })
+                    .map(|_| rng.pick(alphabet))
                     .collect();
                 let mut want = Vec::with_capacity(len);
                 assert!(js_normalize_ascii_loop(&s, &mut want));
@@ -1157,13 +1148,8 @@ mod tests {
         // A small alphabet, and predictions cut from the truth, so that containment in
         // either direction, and its near misses, are common.
         let alphabet = b" \t\x0bAab_-.Z9";
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |k: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % k as u64) as usize
-        };
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1Du64);
+        let mut next = |k: usize| rng.below(k);
         let (mut matched, mut total) = (0, 0);
         for t_len in 1..=64 {
             for _ in 0..300 {
@@ -1206,13 +1192,8 @@ mod tests {
         if !avx512::available() {
             return; // nothing to compare on this CPU
         }
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move |k: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % k as u64) as usize
-        };
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1Du64);
+        let mut next = |k: usize| rng.below(k);
         let mut equal = 0;
         for len in 0..=64 {
             for _ in 0..200 {
