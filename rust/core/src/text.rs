@@ -836,6 +836,41 @@ pub(crate) mod avx512 {
         (unsafe { _mm512_maskz_loadu_epi8(all, s.as_ptr().cast()) }, all)
     }
 
+    /// Both texts in registers (see [`load`]), or `None` when either holds a non-ASCII byte.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn load_ascii_pair(a: &[u8], b: &[u8]) -> Option<((__m512i, u64), (__m512i, u64))> {
+        let (a, b) = unsafe { (load(a), load(b)) };
+        (_mm512_movepi8_mask(_mm512_or_si512(a.0, b.0)) == 0).then_some((a, b))
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn splat(c: u8) -> __m512i {
+        _mm512_set1_epi8(c as i8)
+    }
+
+    /// Bytes of `v` in `lo..=hi`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn within(v: __m512i, lo: u8, hi: u8) -> u64 {
+        _mm512_cmpge_epu8_mask(v, splat(lo)) & _mm512_cmple_epu8_mask(v, splat(hi))
+    }
+
+    /// Bytes of `v` equal to `c`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn is(v: __m512i, c: u8) -> u64 {
+        _mm512_cmpeq_epi8_mask(v, splat(c))
+    }
+
+    /// Equal gathered texts: the same length, and registers that are zero past it agree.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn same((a, la): (__m512i, usize), (b, lb): (__m512i, usize)) -> bool {
+        la == lb && _mm512_cmpneq_epi8_mask(a, b) == 0
+    }
+
     /// The lenient rule's normalised form of the ASCII text in `v` (its bytes at `all`,
     /// zero elsewhere): the kept bytes gathered at the start of a register, zero after them,
     /// and their count. Kept: word characters, and the first byte of each whitespace run
@@ -844,11 +879,9 @@ pub(crate) mod avx512 {
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
     fn normalized(v: __m512i, all: u64) -> (__m512i, usize) {
-        let byte = |c: u8| _mm512_set1_epi8(c as i8);
-        let within = |lo: u8, hi: u8| _mm512_cmpge_epu8_mask(v, byte(lo)) & _mm512_cmple_epu8_mask(v, byte(hi));
-        let ws = (within(0x09, 0x0D) | _mm512_cmpeq_epi8_mask(v, byte(b' '))) & all;
-        let upper = within(b'A', b'Z');
-        let word = (upper | within(b'a', b'z') | within(b'0', b'9') | _mm512_cmpeq_epi8_mask(v, byte(b'_'))) & all;
+        let ws = (within(v, 0x09, 0x0D) | is(v, b' ')) & all;
+        let upper = within(v, b'A', b'Z');
+        let word = (upper | within(v, b'a', b'z') | within(v, b'0', b'9') | is(v, b'_')) & all;
         let text = all & !ws;
         if text == 0 {
             return (_mm512_setzero_si512(), 0);
@@ -856,7 +889,7 @@ pub(crate) mod avx512 {
         let (first, last) = (text.trailing_zeros(), 63 - text.leading_zeros());
         let inner = (u64::MAX << first << 1) & !(u64::MAX << last);
         let keep = word | (ws & !(ws << 1) & inner);
-        let mapped = _mm512_mask_mov_epi8(_mm512_mask_add_epi8(v, upper, v, byte(32)), ws, byte(b' '));
+        let mapped = _mm512_mask_mov_epi8(_mm512_mask_add_epi8(v, upper, v, splat(32)), ws, splat(b' '));
         (_mm512_maskz_compress_epi8(keep, mapped), keep.count_ones() as usize)
     }
 
@@ -899,7 +932,7 @@ pub(crate) mod avx512 {
         let ((np, lp), (nt, lt)) = (normalized(vp, pm), normalized(vt, tm));
         let (hay, h, needle, m) = if lp >= lt { (np, lp, nt, lt) } else { (nt, lt, np, lp) };
         if h == m {
-            return Some(_mm512_cmpneq_epi8_mask(hay, needle) == 0);
+            return Some(same((hay, h), (needle, m)));
         }
         // Bit `s` survives while hay[s + j] == needle[j] for every j so far.
         let mut starts = low_bits(h - m + 1);
@@ -925,13 +958,7 @@ pub(crate) mod avx512 {
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
     pub unsafe fn word_list_eq(pred: &[u8], truth: &[u8], lower: bool) -> Option<bool> {
         debug_assert!(pred.len() <= 64 && truth.len() <= 64);
-        let ((vp, pm), (vt, tm)) = unsafe { (load(pred), load(truth)) };
-        if _mm512_movepi8_mask(_mm512_or_si512(vp, vt)) != 0 {
-            return None;
-        }
-        let byte = |c: u8| _mm512_set1_epi8(c as i8);
-        let within = |v: __m512i, lo: u8, hi: u8| _mm512_cmpge_epu8_mask(v, byte(lo)) & _mm512_cmple_epu8_mask(v, byte(hi));
-        let is = |v: __m512i, c: u8| _mm512_cmpeq_epi8_mask(v, byte(c));
+        let ((vp, pm), (vt, tm)) = unsafe { load_ascii_pair(pred, truth) }?;
         // First byte of each truth piece past the whitespace float() trims: from each piece
         // start (0, or just after a separator) a carry runs through the whitespace after it.
         let float_ws = (within(vt, 0x09, 0x0D) | is(vt, b' ')) & tm;
@@ -949,10 +976,8 @@ pub(crate) mod avx512 {
         if first & numeric != 0 {
             return None;
         }
-        let same_sep = |v: __m512i| _mm512_mask_mov_epi8(v, is(v, b';'), byte(b','));
-        let ((np, lp), (nt, lt)) = (gaia_squeeze(same_sep(vp), pm, false, lower), gaia_squeeze(same_sep(vt), tm, false, lower));
-        // Both registers are zero past their lengths.
-        Some(lp == lt && _mm512_cmpneq_epi8_mask(np, nt) == 0)
+        let same_sep = |v: __m512i| _mm512_mask_mov_epi8(v, is(v, b';'), splat(b','));
+        Some(same(gaia_squeeze(same_sep(vp), pm, false, lower), gaia_squeeze(same_sep(vt), tm, false, lower)))
     }
 
     /// GAIA `normalize_str(a) == normalize_str(b)` for ASCII texts of up to 64 bytes;
@@ -962,12 +987,8 @@ pub(crate) mod avx512 {
     /// The CPU must have the features of [`available`]; both lengths `<= 64`.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
     pub unsafe fn gaia_norm_eq(a: &[u8], b: &[u8], drop_punct: bool, lower: bool) -> Option<bool> {
-        let ((va, am), (vb, bm)) = unsafe { (load(a), load(b)) };
-        if _mm512_movepi8_mask(_mm512_or_si512(va, vb)) != 0 {
-            return None;
-        }
-        let ((na, la), (nb, lb)) = (gaia_squeeze(va, am, drop_punct, lower), gaia_squeeze(vb, bm, drop_punct, lower));
-        Some(la == lb && _mm512_cmpneq_epi8_mask(na, nb) == 0)
+        let ((va, am), (vb, bm)) = unsafe { load_ascii_pair(a, b) }?;
+        Some(same(gaia_squeeze(va, am, drop_punct, lower), gaia_squeeze(vb, bm, drop_punct, lower)))
     }
 
     /// GAIA `normalize_str` of the ASCII text in `v` (its bytes at `all`, zero elsewhere):
@@ -975,16 +996,14 @@ pub(crate) mod avx512 {
     /// `drop_punct`; lowercased when `lower`. Gathered at the start, zero after; with its length.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
-    fn gaia_squeeze(v: __m512i, all: u64, drop_punct: bool, lower: bool) -> (__m512i, u32) {
-        let byte = |c: u8| _mm512_set1_epi8(c as i8);
-        let within = |lo: u8, hi: u8| _mm512_cmpge_epu8_mask(v, byte(lo)) & _mm512_cmple_epu8_mask(v, byte(hi));
-        let mut gone = within(0x09, 0x0D) | within(0x1C, 0x20);
+    fn gaia_squeeze(v: __m512i, all: u64, drop_punct: bool, lower: bool) -> (__m512i, usize) {
+        let mut gone = within(v, 0x09, 0x0D) | within(v, 0x1C, 0x20);
         if drop_punct {
-            gone |= within(0x21, 0x2F) | within(0x3A, 0x40) | within(0x5B, 0x60) | within(0x7B, 0x7E);
+            gone |= within(v, 0x21, 0x2F) | within(v, 0x3A, 0x40) | within(v, 0x5B, 0x60) | within(v, 0x7B, 0x7E);
         }
-        let v = if lower { _mm512_mask_add_epi8(v, within(b'A', b'Z'), v, byte(32)) } else { v };
+        let v = if lower { _mm512_mask_add_epi8(v, within(v, b'A', b'Z'), v, splat(32)) } else { v };
         let keep = all & !gone;
-        (_mm512_maskz_compress_epi8(keep, v), keep.count_ones())
+        (_mm512_maskz_compress_epi8(keep, v), keep.count_ones() as usize)
     }
 }
 
