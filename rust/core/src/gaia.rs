@@ -45,6 +45,9 @@ pub trait Observer {
     /// False for an observer that needs only the branch and the whole-answer number facts
     /// (no list pieces), which lets the scorer take shortcuts that skip the other steps.
     const EVERY_STEP: bool = true;
+    /// True for an observer that wants no facts at all, only the decision, so a
+    /// whole-answer kernel may decide without reporting any step.
+    const DECISION_ONLY: bool = false;
     fn branch(&mut self, _branch: Branch) {}
     fn number(&mut self, _piece: Option<usize>, _pred: f64, _pred_parsed: bool, _truth: f64, _ok: bool) {}
     fn piece_count(&mut self, _pred: usize, _truth: usize) {}
@@ -53,6 +56,7 @@ pub trait Observer {
 
 impl Observer for () {
     const EVERY_STEP: bool = false;
+    const DECISION_ONLY: bool = true;
 }
 
 /// `question_scorer(prediction, truth)` of the GAIA leaderboard. `None` is the Python
@@ -63,11 +67,20 @@ pub fn question_scorer(prediction: Option<&str>, truth: &str) -> bool {
 
 /// The official decision procedure, reporting each step to `obs`.
 pub fn official<O: Observer>(prediction: Option<&str>, truth: &str, opt: Official, obs: &mut O) -> bool {
-    // Numbers compared with a tolerance keep the full path (`inf - inf` is NaN there).
-    if !O::EVERY_STEP && opt.number_tolerance.is_none() && identical_match(prediction, truth) {
-        return true;
-    }
     let pred = prediction.unwrap_or("None");
+    // Numbers compared with a tolerance keep the full path (`inf - inf` is NaN there).
+    if !O::EVERY_STEP && opt.number_tolerance.is_none() {
+        #[cfg(target_arch = "x86_64")]
+        if O::DECISION_ONLY && pred.len() <= 64 && truth.len() <= 64 && crate::text::avx512::available() {
+            // SAFETY: features and lengths checked.
+            if let Some(m) = unsafe { crate::text::avx512::official_short(pred.as_bytes(), truth.as_bytes(), opt.lower) } {
+                return m;
+            }
+        }
+        if identical_match(prediction, truth) {
+            return true;
+        }
+    }
     if let Some(t) = py_float(truth) {
         obs.branch(Branch::Number);
         return number_piece(pred, truth, t, None, opt, obs);
@@ -639,6 +652,122 @@ mod tests {
         assert_eq!(unsafe { crate::text::avx512::word_list_eq(b"a, b", b"a,  Nile", true) }, None);
         assert_eq!(unsafe { crate::text::avx512::word_list_eq("é, b".as_bytes(), b"a, b", true) }, None);
         assert_eq!(unsafe { crate::text::avx512::word_list_eq(b"A ;b", b"a, b", true) }, Some(true));
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn official_kernel_agrees_with_the_full_rule() {
+        use super::{official, Detail, Official};
+        if !crate::text::avx512::available() {
+            return; // nothing to compare on this CPU
+        }
+        // Numbers the kernel reads (zeros at both ends, a bare point, trimmed whitespace),
+        // numbers it must leave alone (sign, exponent, `_`, inf/nan, 16+ digits, inner
+        // space), words, and near misses.
+        let numbers = [
+            "0", "00", "0.0", ".0", "0.", "5", "5.", "5.0", "05", ".5", "0.5", "0.50", "3.14", "3.140", "03.14", "10", "100",
+            "1.01", "1.10", "120.5", "1234567", "999999999999999", "0.000000000000001", "123456789012345",
+            "1234567890123456", "9007199254740993", "9007199254740992", "0.1", "0.10000000000000001", "1e5", "+3", "-3",
+            "1_000", "inf", "nan", "NaN", ".", "..5", "1.2.3", " 12 ", "\t7\n", "\x1c7", "12 km", "1 000", "",
+        ];
+        // Words that start like inf/nan (the official rule reads only those as numbers).
+        let words = [
+            "ab", "AB", "a b", "Nile", "x-ray", "St. Louis", "n", "", " ", "-inf", "+nan", " Infinity ", "INFINITY", "infinit",
+            "infinityy", "in f", "nano", "Na N", "-Nile", "Isaac", "i", "+-inf",
+        ];
+        let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
+        let decorate = |rng: &mut Rng, w: &str| -> String {
+            let mut out = String::new();
+            for c in w.chars() {
+                if rng.below(6) == 0 {
+                    out.push(rng.pick(&['$', '%', ',', ' ', '0']));
+                }
+                out.push(c);
+            }
+            match rng.below(4) {
+                0 => out.push('0'),
+                1 => out.insert(0, '0'),
+                2 => out.push_str(rng.pick(&["%", " ", "$"])),
+                _ => {}
+            }
+            out
+        };
+        let atom = |rng: &mut Rng| -> &'static str {
+            if rng.below(3) == 0 {
+                rng.pick(&words)
+            } else {
+                rng.pick(&numbers)
+            }
+        };
+        let seps = [",", ", ", ";", " ; "];
+        let (mut decided, mut matched, mut lists) = (0, 0, 0);
+        for _ in 0..200_000 {
+            let k = if rng.below(2) == 0 { 1 } else { 2 + rng.below(3) };
+            let items: Vec<&str> = (0..k).map(|_| atom(&mut rng)).collect();
+            let mut truth = items.join(rng.pick(&seps));
+            if rng.below(8) == 0 {
+                truth = truth.to_uppercase();
+            }
+            let pred = match rng.below(6) {
+                0 => truth.clone(),
+                5 => items[..k - 1].join(rng.pick(&seps)),
+                1 => items.iter().map(|w| decorate(&mut rng, w)).collect::<Vec<_>>().join(rng.pick(&seps)),
+                2 => items.iter().map(|_| atom(&mut rng)).collect::<Vec<_>>().join(rng.pick(&seps)),
+                3 => decorate(&mut rng, &truth),
+                _ => items.iter().map(|w| w.to_lowercase()).collect::<Vec<_>>().join(rng.pick(&seps)),
+            };
+            if truth.len() > 64 || pred.len() > 64 {
+                continue;
+            }
+            for lower in [true, false] {
+                let want = official(Some(&pred), &truth, Official { number_tolerance: None, lower }, &mut Detail::default());
+                // SAFETY: features checked; lengths checked.
+                if let Some(got) = unsafe { crate::text::avx512::official_short(pred.as_bytes(), truth.as_bytes(), lower) } {
+                    assert_eq!(got, want, "{pred:?} vs {truth:?} (lower {lower})");
+                    decided += 1;
+                    matched += usize::from(got);
+                    lists += usize::from(k > 1);
+                }
+            }
+        }
+        assert!(decided > 150_000 && matched > 60_000 && lists > 50_000, "{decided} decided, {matched} matches, {lists} lists");
+        // Left to the general path: non-ASCII, signed and 16-digit numbers, predictions that
+        // float() may read as something other than a plain decimal.
+        let general = [
+            ("é", "a"),
+            ("3", "+3"),
+            ("9007199254740993", "9007199254740992"),
+            ("a, 1e1", "a, 10"),
+            ("1e3", "1000"),
+            ("1E3", "1000"),
+            ("1.5e1", "15"),
+            ("1_000", "1000"),
+            ("+5", "5"),
+            ("-0", "0"),
+        ];
+        for (p, t) in general {
+            assert_eq!(unsafe { crate::text::avx512::official_short(p.as_bytes(), t.as_bytes(), true) }, None, "{p:?} vs {t:?}");
+        }
+        // Decided here: money signs in a number piece, a missing last piece, words that
+        // start like inf/nan, predictions float() cannot read.
+        for (p, t, want) in [
+            ("a; $5%", "A, 5.0", true),
+            ("a", "a, ", false),
+            ("1,234", "1234", true),
+            ("nile", "Nile", true),
+            ("in f", "IN F", true),
+            ("a, nano", "a; Nano", true),
+            ("infinity", "infinityy", false),
+            ("12", "13", false),
+            ("12 km", "12", false),
+            ("1 234", "1234", false),
+            ("$", "0", false),
+            ("a, 5 km", "a, 5", false),
+            ("inf", "5", false),
+            ("NaN", "5", false),
+        ] {
+            assert_eq!(unsafe { crate::text::avx512::official_short(p.as_bytes(), t.as_bytes(), true) }, Some(want), "{p:?} vs {t:?}");
+        }
     }
 
     #[test]

@@ -958,26 +958,216 @@ pub(crate) mod avx512 {
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
     pub unsafe fn word_list_eq(pred: &[u8], truth: &[u8], lower: bool) -> Option<bool> {
         debug_assert!(pred.len() <= 64 && truth.len() <= 64);
-        let ((vp, pm), (vt, tm)) = unsafe { load_ascii_pair(pred, truth) }?;
-        // First byte of each truth piece past the whitespace float() trims: from each piece
-        // start (0, or just after a separator) a carry runs through the whitespace after it.
-        let float_ws = (within(vt, 0x09, 0x0D) | is(vt, b' ')) & tm;
-        let starts = ((is(vt, b',') | is(vt, b';')) << 1 | 1) & tm;
-        let first = (float_ws.wrapping_add(starts & float_ws) & !float_ws) | (starts & !float_ws);
-        // Bytes a float literal can start with.
-        let numeric = within(vt, b'0', b'9')
-            | is(vt, b'+')
-            | is(vt, b'-')
-            | is(vt, b'.')
-            | is(vt, b'i')
-            | is(vt, b'I')
-            | is(vt, b'n')
-            | is(vt, b'N');
-        if first & numeric != 0 {
+        let (p, t) = unsafe { load_ascii_pair(pred, truth) }?;
+        word_list_in(p, t, lower)
+    }
+
+    /// [`word_list_eq`] of texts already in registers (ASCII, zero past their ends).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    fn word_list_in((vp, pm): (__m512i, u64), (vt, tm): (__m512i, u64), lower: bool) -> Option<bool> {
+        let (numeric, letter) = literal_piece_starts(vt, tm);
+        if numeric | letter != 0 {
             return None;
         }
+        Some(same_word_lists((vp, pm), (vt, tm), lower))
+    }
+
+    /// Whole lists compared as texts: equal after deleting whitespace, lowercasing (when
+    /// `lower`) and reading `;` as `,`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    fn same_word_lists((vp, pm): (__m512i, u64), (vt, tm): (__m512i, u64), lower: bool) -> bool {
         let same_sep = |v: __m512i| _mm512_mask_mov_epi8(v, is(v, b';'), splat(b','));
-        Some(same(gaia_squeeze(same_sep(vp), pm, false, lower), gaia_squeeze(same_sep(vt), tm, false, lower)))
+        same(gaia_squeeze(same_sep(vp), pm, false, lower), gaia_squeeze(same_sep(vt), tm, false, lower))
+    }
+
+    /// The first byte of each list piece of `v` past the whitespace float() trims, where
+    /// it can start a float literal: a digit, sign or point; and a letter of inf/nan.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    fn literal_piece_starts(v: __m512i, all: u64) -> (u64, u64) {
+        // From each piece start (0, or just after a separator) a carry runs through the
+        // whitespace after it.
+        let float_ws = float_ws(v) & all;
+        let starts = (separators(v) << 1 | 1) & all;
+        let first = (float_ws.wrapping_add(starts & float_ws) & !float_ws) | (starts & !float_ws);
+        let plain = within(v, b'0', b'9') | is(v, b'+') | is(v, b'-') | is(v, b'.');
+        let word = is(v, b'i') | is(v, b'I') | is(v, b'n') | is(v, b'N');
+        (first & plain, first & word)
+    }
+
+    /// Could float() read the text in `v` (bytes at `all`) as a finite number? False when
+    /// it is empty after trimming, has whitespace inside, or has a byte no finite literal
+    /// holds. (inf and nan never equal a plain decimal, so they count as unreadable.)
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    fn maybe_finite(v: __m512i, all: u64) -> bool {
+        let text = all & !float_ws(v);
+        if text == 0 {
+            return false;
+        }
+        let span = (u64::MAX << text.trailing_zeros()) & (u64::MAX >> text.leading_zeros());
+        let literal = within(v, b'0', b'9') | is(v, b'.') | is(v, b'+') | is(v, b'-') | is(v, b'_') | is(v, b'e') | is(v, b'E');
+        span & !(text & literal) == 0
+    }
+
+    /// Is the text in `v` (bytes at `all`) one of float()'s words `inf`, `infinity` or
+    /// `nan`, in any case and with trimmed whitespace? (Signed texts never get here: a
+    /// sign already sends a text to the general path.)
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    fn float_word(v: __m512i, all: u64) -> bool {
+        let text = all & !float_ws(v);
+        let n = text.count_ones();
+        // One run of bytes: no whitespace inside.
+        if n == 0 || n > 8 || (text >> text.trailing_zeros()) != u64::MAX >> (64 - n) {
+            return false;
+        }
+        // Its bytes as one word, lowercased (only letters have 0x20 as their case bit
+        // among these words, so setting it cannot make another byte match).
+        let w = _mm_cvtsi128_si64(_mm512_castsi512_si128(_mm512_maskz_compress_epi8(text, v))) as u64;
+        let w = w | (0x2020_2020_2020_2020 & (u64::MAX >> (64 - 8 * n)));
+        w == u64::from_le_bytes(*b"inf\0\0\0\0\0") || w == u64::from_le_bytes(*b"nan\0\0\0\0\0") || w == u64::from_le_bytes(*b"infinity")
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn separators(v: __m512i) -> u64 {
+        is(v, b',') | is(v, b';')
+    }
+
+    /// The official list branch in registers: as many pieces on both sides, then each
+    /// truth piece that is a plain decimal (see [`plain_decimal`]) against the prediction's
+    /// piece read as a number (`$ %` deleted), every other piece as text (whitespace
+    /// deleted, lowercased when `lower`). `None` when a truth piece is another kind of
+    /// number, or the prediction's piece facing a plain decimal is not one.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    fn list_in((vp, pm): (__m512i, u64), (vt, tm): (__m512i, u64), lower: bool) -> Option<bool> {
+        let (mut ps, mut ts) = (separators(vp) & pm, separators(vt) & tm);
+        if ps.count_ones() != ts.count_ones() {
+            return Some(false);
+        }
+        let (numeric, letter) = literal_piece_starts(vt, tm);
+        if numeric | letter == 0 {
+            return Some(same_word_lists((vp, pm), (vt, tm), lower));
+        }
+        let money = is(vp, b'$') | is(vp, b'%');
+        let (mut p_from, mut t_from) = (0, 0);
+        loop {
+            // Piece bounds: from just after the last separator to the next (64: the end).
+            let (p_end, t_end) = (ps.trailing_zeros() as usize, ts.trailing_zeros() as usize);
+            let p_piece = pm & low_bits(p_end) & !low_bits(p_from);
+            let t_piece = tm & low_bits(t_end) & !low_bits(t_from);
+            let t = (_mm512_maskz_compress_epi8(t_piece, vt), low_bits(t_piece.count_ones() as usize));
+            // A piece that starts like inf/nan but is neither is a word.
+            let ok = if numeric & t_piece != 0 || (letter & t_piece != 0 && float_word(t.0, t.1)) {
+                let t = plain_decimal(t.0, t.1)?;
+                let kept = p_piece & !money;
+                let p = (_mm512_maskz_compress_epi8(kept, vp), low_bits(kept.count_ones() as usize));
+                match plain_decimal(p.0, p.1) {
+                    Some(p) => same(p, t),
+                    // Read as +inf by the reference: no match.
+                    None if !maybe_finite(p.0, p.1) => false,
+                    None => return None,
+                }
+            } else {
+                let p = _mm512_maskz_compress_epi8(p_piece, vp);
+                same(gaia_squeeze(p, low_bits(p_piece.count_ones() as usize), false, lower), gaia_squeeze(t.0, t.1, false, lower))
+            };
+            if !ok {
+                return Some(false);
+            }
+            if ts == 0 {
+                return Some(true);
+            }
+            (p_from, t_from) = (p_end + 1, t_end + 1);
+            ps &= ps - 1;
+            ts &= ts - 1;
+        }
+    }
+
+    /// The whitespace `float()` trims: `\t\n\v\f\r` and space.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn float_ws(v: __m512i) -> u64 {
+        within(v, 0x09, 0x0D) | is(v, b' ')
+    }
+
+    /// The official decision for ASCII texts of up to 64 bytes, taking the truth's branch
+    /// from the same registers: a truth with a separator goes to the list rule
+    /// ([`list_in`]); a plain-decimal truth (see [`plain_decimal`]) is compared with the
+    /// prediction read as a number after deleting `$ % ,`; a truth float() cannot read goes
+    /// to the string rule. `None` leaves the row to the general path: a non-ASCII text, any
+    /// other number (sign, exponent, `_`, inf, nan, more than 15 digits), a prediction that
+    /// may be one, or such a list piece. Exact `==` only (no tolerance).
+    ///
+    /// # Safety
+    /// The CPU must have the features of [`available`]; both lengths `<= 64`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    pub unsafe fn official_short(pred: &[u8], truth: &[u8], lower: bool) -> Option<bool> {
+        debug_assert!(pred.len() <= 64 && truth.len() <= 64);
+        let ((vp, pm), (vt, tm)) = unsafe { load_ascii_pair(pred, truth) }?;
+        // float() reads no text with a separator: the list branch.
+        if separators(vt) != 0 {
+            return list_in((vp, pm), (vt, tm), lower);
+        }
+        let text = tm & !float_ws(vt);
+        let first = *truth.get(text.trailing_zeros() as usize)?;
+        if first.is_ascii_digit() || first == b'.' {
+            let t = plain_decimal(vt, tm)?;
+            let kept = pm & !(is(vp, b'$') | is(vp, b'%') | is(vp, b','));
+            let p = (_mm512_maskz_compress_epi8(kept, vp), low_bits(kept.count_ones() as usize));
+            // An answer float() cannot read is the reference's +inf, never a plain decimal.
+            return match plain_decimal(p.0, p.1) {
+                Some(p) => Some(same(p, t)),
+                None => (!maybe_finite(p.0, p.1)).then_some(false),
+            };
+        }
+        // Nor a text that starts with no byte a literal can start with, or a word that
+        // starts like inf/nan but is neither.
+        if matches!(first, b'+' | b'-') || (matches!(first, b'i' | b'I' | b'n' | b'N') && float_word(vt, tm)) {
+            return None;
+        }
+        Some(same(gaia_squeeze(vp, pm, true, lower), gaia_squeeze(vt, tm, true, lower)))
+    }
+
+    /// A text `float()` reads as a decimal without sign, exponent or `_` (digits with at
+    /// most one point, at least one digit, trimmed whitespace around it), in a canonical
+    /// form: leading zeros of the whole part, trailing zeros of the fraction, and a point
+    /// with no fraction left are dropped (`"03.50"` is `"3.5"`, `"0.0"` is empty). Two such
+    /// numbers with at most 15 digits each are equal doubles exactly when their canonical
+    /// texts are equal, as 15 significant digits survive a round trip through a double;
+    /// `None` for anything else, including more digits.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    fn plain_decimal(v: __m512i, all: u64) -> Option<(__m512i, usize)> {
+        let text = all & !float_ws(v);
+        if text == 0 {
+            return None;
+        }
+        let (first, last) = (text.trailing_zeros(), 63 - text.leading_zeros());
+        let span = (u64::MAX << first) & (u64::MAX >> (63 - last));
+        let (digit, dot) = (within(v, b'0', b'9') & span, is(v, b'.') & span);
+        // Whitespace inside the span, or any other byte, is not part of the grammar.
+        if digit | dot != span || digit == 0 || dot & dot.wrapping_sub(1) != 0 {
+            return None;
+        }
+        let zero = is(v, b'0') & span;
+        let whole = if dot == 0 { span } else { span & (dot - 1) };
+        let frac = span & !whole & !dot;
+        // The run of zeros from the first byte: a carry added there runs through it.
+        let lead = zero & whole & !(zero & whole).wrapping_add(1 << first);
+        // The run of fraction zeros up to the last byte: above every other span byte.
+        let frac_zero = zero & frac;
+        let tail = if frac_zero == 0 { 0 } else { frac_zero & !(u64::MAX >> (span & !frac_zero).leading_zeros()) };
+        let point = if frac & !tail == 0 { dot } else { 0 };
+        let keep = span & !lead & !tail & !point;
+        if (keep & digit).count_ones() > 15 {
+            return None;
+        }
+        Some((_mm512_maskz_compress_epi8(keep, v), keep.count_ones() as usize))
     }
 
     /// GAIA `normalize_str(a) == normalize_str(b)` for ASCII texts of up to 64 bytes;
