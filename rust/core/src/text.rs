@@ -14,6 +14,7 @@ const JS_WORD: u8 = 8; // JavaScript \w without the u flag
 const FLOAT_WS: u8 = 16; // what float() trims
 const FLOAT_START: u8 = 32; // a float() argument may start with it
 const FLOAT_END: u8 = 64; // a float() argument may end with it
+const UPPER: u8 = 128; // A-Z
 
 const fn ascii_classes() -> [u8; 128] {
     let mut t = [0u8; 128];
@@ -43,6 +44,9 @@ const fn ascii_classes() -> [u8; 128] {
         }
         if matches!(c, b'f' | b'F' | b'y' | b'Y' | b'n' | b'N') {
             k |= FLOAT_END;
+        }
+        if c.is_ascii_uppercase() {
+            k |= UPPER;
         }
         t[b] = k;
         b += 1;
@@ -864,6 +868,23 @@ pub(crate) mod avx512 {
         _mm512_cmpeq_epi8_mask(v, splat(c))
     }
 
+    /// Each byte's class bits from the scalar paths' table (`ASCII`), in one lookup;
+    /// the bytes must be ASCII. Zero bytes past a text's end have no class.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn classes(v: __m512i) -> __m512i {
+        let table = super::ASCII.as_ptr();
+        // SAFETY: the table has 128 bytes.
+        unsafe { _mm512_permutex2var_epi8(_mm512_loadu_si512(table.cast()), v, _mm512_loadu_si512(table.add(64).cast())) }
+    }
+
+    /// Bytes whose class has one of `bits`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn has(classes: __m512i, bits: u8) -> u64 {
+        _mm512_test_epi8_mask(classes, splat(bits))
+    }
+
     /// Equal gathered texts: the same length, and registers that are zero past it agree.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
@@ -877,11 +898,10 @@ pub(crate) mod avx512 {
     /// with non-whitespace on both sides (runs at the ends go; a deleted character still
     /// counts as text, as in the reference), written as a space.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
     fn normalized(v: __m512i, all: u64) -> (__m512i, usize) {
-        let ws = (within(v, 0x09, 0x0D) | is(v, b' ')) & all;
-        let upper = within(v, b'A', b'Z');
-        let word = (upper | within(v, b'a', b'z') | within(v, b'0', b'9') | is(v, b'_')) & all;
+        let cls = classes(v);
+        let (ws, word, upper) = (has(cls, super::JS_WS), has(cls, super::JS_WORD), has(cls, super::UPPER));
         let text = all & !ws;
         if text == 0 {
             return (_mm512_setzero_si512(), 0);
@@ -899,7 +919,7 @@ pub(crate) mod avx512 {
     /// # Safety
     /// The CPU must have the features of [`available`], `s.len() <= 64`, and `out` must
     /// have room for `s.len()` bytes.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
     pub unsafe fn normalize_short(s: &[u8], out: *mut u8) -> Option<usize> {
         debug_assert!(s.len() <= 64);
         let (v, all) = unsafe { load(s) };
@@ -922,28 +942,50 @@ pub(crate) mod avx512 {
     pub unsafe fn lenient_short(pred: &[u8], truth: &[u8]) -> Option<bool> {
         debug_assert!(pred.len() <= 64 && truth.len() <= 64 && !truth.is_empty());
         let ((vp, pm), (vt, tm)) = unsafe { (load(pred), load(truth)) };
-        // Registers are zero past both ends, so one compare settles equal texts.
-        if pm == tm && _mm512_cmpneq_epi8_mask(vp, vt) == 0 {
+        if _mm512_movepi8_mask(_mm512_or_si512(vp, vt)) != 0 {
+            // Registers are zero past both ends, so one compare settles equal texts.
+            return (pm == tm && _mm512_cmpneq_epi8_mask(vp, vt) == 0).then_some(true);
+        }
+        // Rows of a batch differ in every data-dependent branch (equal texts or not, which
+        // text is longer, match or not), and each mispredicted branch costs about as much
+        // as this whole kernel; so the common path computes everything and branches only on
+        // rare cases. Equal texts need no shortcut: they normalise alike.
+        let ((np, lp), (nt, lt)) = (normalized(vp, pm), normalized(vt, tm));
+        let swap = 0u8.wrapping_sub(u8::from(lp < lt));
+        let (hay, needle) = (_mm512_mask_blend_epi64(swap, np, nt), _mm512_mask_blend_epi64(swap, nt, np));
+        let (h, m) = (lp.max(lt), lp.min(lt));
+        if m == 0 {
             return Some(true);
         }
-        if _mm512_movepi8_mask(_mm512_or_si512(vp, vt)) != 0 {
-            return None;
+        // Start positions where the needle's first and last bytes both fit; the first one
+        // is checked whole, and the rare others in a loop.
+        let first = _mm512_permutexvar_epi8(_mm512_setzero_si512(), needle);
+        let last = _mm512_permutexvar_epi8(splat((m - 1) as u8), needle);
+        let starts = _mm512_cmpeq_epi8_mask(hay, first) & (_mm512_cmpeq_epi8_mask(hay, last) >> (m - 1)) & low_bits(h - m + 1);
+        let found = |starts: u64| {
+            // hay[s..] (indices wrap only past the needle's bytes, which are not compared).
+            // With no start, s = 64 wraps to hay[0..], which cannot match: it would be one.
+            let at = _mm512_permutexvar_epi8(_mm512_add_epi8(iota(), splat(starts.trailing_zeros() as u8)), hay);
+            _mm512_mask_cmpneq_epi8_mask(low_bits(m), at, needle) == 0
+        };
+        let mut rest = starts & starts.wrapping_sub(1);
+        let mut hit = found(starts);
+        while rest != 0 {
+            hit |= found(rest);
+            rest &= rest - 1;
         }
-        let ((np, lp), (nt, lt)) = (normalized(vp, pm), normalized(vt, tm));
-        let (hay, h, needle, m) = if lp >= lt { (np, lp, nt, lt) } else { (nt, lt, np, lp) };
-        if h == m {
-            return Some(same((hay, h), (needle, m)));
-        }
-        // Bit `s` survives while hay[s + j] == needle[j] for every j so far.
-        let mut starts = low_bits(h - m + 1);
-        for j in 0..m {
-            let c = _mm512_permutexvar_epi8(_mm512_set1_epi8(j as i8), needle);
-            starts &= _mm512_cmpeq_epi8_mask(hay, c) >> j;
-            if starts == 0 {
-                return Some(false);
-            }
-        }
-        Some(true)
+        Some(hit)
+    }
+
+    /// Bytes 0, 1, ..., 63.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn iota() -> __m512i {
+        _mm512_set_epi8(
+            63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35,
+            34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5,
+            4, 3, 2, 1, 0,
+        )
     }
 
     /// The official list branch for ASCII texts of up to 64 bytes when no truth piece can be
@@ -955,7 +997,7 @@ pub(crate) mod avx512 {
     ///
     /// # Safety
     /// The CPU must have the features of [`available`]; both lengths `<= 64`.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
     pub unsafe fn word_list_eq(pred: &[u8], truth: &[u8], lower: bool) -> Option<bool> {
         debug_assert!(pred.len() <= 64 && truth.len() <= 64);
         let (p, t) = unsafe { load_ascii_pair(pred, truth) }?;
@@ -964,7 +1006,7 @@ pub(crate) mod avx512 {
 
     /// [`word_list_eq`] of texts already in registers (ASCII, zero past their ends).
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
     fn word_list_in((vp, pm): (__m512i, u64), (vt, tm): (__m512i, u64), lower: bool) -> Option<bool> {
         let (numeric, letter) = literal_piece_starts(vt, tm);
         if numeric | letter != 0 {
@@ -976,7 +1018,7 @@ pub(crate) mod avx512 {
     /// Whole lists compared as texts: equal after deleting whitespace, lowercasing (when
     /// `lower`) and reading `;` as `,`.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
     fn same_word_lists((vp, pm): (__m512i, u64), (vt, tm): (__m512i, u64), lower: bool) -> bool {
         let same_sep = |v: __m512i| _mm512_mask_mov_epi8(v, is(v, b';'), splat(b','));
         same(gaia_squeeze(same_sep(vp), pm, false, lower), gaia_squeeze(same_sep(vt), tm, false, lower))
@@ -985,7 +1027,7 @@ pub(crate) mod avx512 {
     /// The first byte of each list piece of `v` past the whitespace float() trims, where
     /// it can start a float literal: a digit, sign or point; and a letter of inf/nan.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
     fn literal_piece_starts(v: __m512i, all: u64) -> (u64, u64) {
         // From each piece start (0, or just after a separator) a carry runs through the
         // whitespace after it.
@@ -1001,7 +1043,7 @@ pub(crate) mod avx512 {
     /// it is empty after trimming, has whitespace inside, or has a byte no finite literal
     /// holds. (inf and nan never equal a plain decimal, so they count as unreadable.)
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
     fn maybe_finite(v: __m512i, all: u64) -> bool {
         let text = all & !float_ws(v);
         if text == 0 {
@@ -1016,7 +1058,7 @@ pub(crate) mod avx512 {
     /// `nan`, in any case and with trimmed whitespace? (Signed texts never get here: a
     /// sign already sends a text to the general path.)
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
     fn float_word(v: __m512i, all: u64) -> bool {
         let text = all & !float_ws(v);
         let n = text.count_ones();
@@ -1043,7 +1085,7 @@ pub(crate) mod avx512 {
     /// deleted, lowercased when `lower`). `None` when a truth piece is another kind of
     /// number, or the prediction's piece facing a plain decimal is not one.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
     fn list_in((vp, pm): (__m512i, u64), (vt, tm): (__m512i, u64), lower: bool) -> Option<bool> {
         let (mut ps, mut ts) = (separators(vp) & pm, separators(vt) & tm);
         if ps.count_ones() != ts.count_ones() {
@@ -1090,9 +1132,9 @@ pub(crate) mod avx512 {
 
     /// The whitespace `float()` trims: `\t\n\v\f\r` and space.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     fn float_ws(v: __m512i) -> u64 {
-        within(v, 0x09, 0x0D) | is(v, b' ')
+        has(classes(v), super::FLOAT_WS)
     }
 
     /// The official decision for ASCII texts of up to 64 bytes, taking the truth's branch
@@ -1105,7 +1147,7 @@ pub(crate) mod avx512 {
     ///
     /// # Safety
     /// The CPU must have the features of [`available`]; both lengths `<= 64`.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
     pub unsafe fn official_short(pred: &[u8], truth: &[u8], lower: bool) -> Option<bool> {
         debug_assert!(pred.len() <= 64 && truth.len() <= 64);
         let ((vp, pm), (vt, tm)) = unsafe { load_ascii_pair(pred, truth) }?;
@@ -1141,7 +1183,7 @@ pub(crate) mod avx512 {
     /// texts are equal, as 15 significant digits survive a round trip through a double;
     /// `None` for anything else, including more digits.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
     fn plain_decimal(v: __m512i, all: u64) -> Option<(__m512i, usize)> {
         let text = all & !float_ws(v);
         if text == 0 {
@@ -1175,7 +1217,7 @@ pub(crate) mod avx512 {
     ///
     /// # Safety
     /// The CPU must have the features of [`available`]; both lengths `<= 64`.
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
     pub unsafe fn gaia_norm_eq(a: &[u8], b: &[u8], drop_punct: bool, lower: bool) -> Option<bool> {
         let ((va, am), (vb, bm)) = unsafe { load_ascii_pair(a, b) }?;
         Some(same(gaia_squeeze(va, am, drop_punct, lower), gaia_squeeze(vb, bm, drop_punct, lower)))
@@ -1185,13 +1227,11 @@ pub(crate) mod avx512 {
     /// Python's `\s` (0x09..0x0D, 0x1C..0x20) deleted, and `string.punctuation` when
     /// `drop_punct`; lowercased when `lower`. Gathered at the start, zero after; with its length.
     #[inline]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt")]
     fn gaia_squeeze(v: __m512i, all: u64, drop_punct: bool, lower: bool) -> (__m512i, usize) {
-        let mut gone = within(v, 0x09, 0x0D) | within(v, 0x1C, 0x20);
-        if drop_punct {
-            gone |= within(v, 0x21, 0x2F) | within(v, 0x3A, 0x40) | within(v, 0x5B, 0x60) | within(v, 0x7B, 0x7E);
-        }
-        let v = if lower { _mm512_mask_add_epi8(v, within(v, b'A', b'Z'), v, splat(32)) } else { v };
+        let cls = classes(v);
+        let gone = has(cls, if drop_punct { super::PY_WS | super::PUNCT } else { super::PY_WS });
+        let v = if lower { _mm512_mask_add_epi8(v, has(cls, super::UPPER), v, splat(32)) } else { v };
         let keep = all & !gone;
         (_mm512_maskz_compress_epi8(keep, v), keep.count_ones() as usize)
     }
