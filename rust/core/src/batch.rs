@@ -184,6 +184,18 @@ impl<'v, PC, TC> Block<'v, PC, TC> {
     }
 }
 
+/// [`Block::fill`] compiled for AVX-512, so a small answer kernel inlines into the row
+/// loop (the lenient one: +5-15 %; the official one is too large to gain).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
+unsafe fn fill_avx512<'v, 'a, PC: Cursor<'a>, TC: Cursor<'a>>(
+    block: Block<'v, PC, TC>,
+    opts: &Options,
+    decide: impl FnMut(Option<&'a str>, &'a str, (usize, usize)) -> bool,
+) {
+    block.fill(opts, decide)
+}
+
 /// `v` cut into one piece of `size` per block, or one `None` per block when `v` is empty
 /// (an output that was not asked for).
 fn blocks<T: Send>(v: &mut [T], size: usize, n_blocks: usize) -> Vec<Option<&mut [T]>> {
@@ -235,6 +247,12 @@ where
             // One loop per scorer, so the row loop carries no dispatch.
             match opts.scorer {
                 Scorer::Official(o) => block.fill(&opts, |p, t, _| gaia::official(p, t, o, &mut ())),
+                #[cfg(target_arch = "x86_64")]
+                Scorer::Lenient if crate::text::avx512::available() => {
+                    let (mut pbuf, mut tbuf) = (Vec::new(), Vec::new());
+                    // SAFETY: the CPU has the features.
+                    unsafe { fill_avx512(block, &opts, |p, t, _| lenient_match_with(p, t, &mut pbuf, &mut tbuf)) };
+                }
                 Scorer::Lenient => {
                     let (mut pbuf, mut tbuf) = (Vec::new(), Vec::new());
                     block.fill(&opts, |p, t, _| lenient_match_with(p, t, &mut pbuf, &mut tbuf));

@@ -315,6 +315,7 @@ pub fn lenient_match(prediction: Option<&str>, truth: &str) -> bool {
 }
 
 /// [`lenient_match`] with caller-owned buffers (the batch path reuses them).
+#[inline]
 pub fn lenient_match_with(prediction: Option<&str>, truth: &str, pbuf: &mut Vec<u8>, tbuf: &mut Vec<u8>) -> bool {
     if truth.is_empty() {
         return false;
