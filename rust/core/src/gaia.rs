@@ -442,6 +442,20 @@ pub fn grade_score(prediction: Option<&str>, truth: &str, level: Option<i64>) ->
     if identical_match(prediction, truth) {
         return (1.0, Kind::Exact);
     }
+    // An accepted answer needs no facts from the official rule unless a number was read
+    // as the +inf stand-in, which the kernel never accepts; a rejected one needs its branch
+    // and numbers, so it takes the general path.
+    #[cfg(target_arch = "x86_64")]
+    {
+        let pred = prediction.unwrap_or("None");
+        if pred.len() <= 64 && truth.len() <= 64 && crate::text::avx512::available() {
+            // SAFETY: features and lengths checked.
+            if let Some(true) = unsafe { crate::text::avx512::official_short(pred.as_bytes(), truth.as_bytes(), true) } {
+                let (score, kind, _) = verdict(prediction, truth, level, true, &Detail::default());
+                return (score, kind);
+            }
+        }
+    }
     let mut detail = Detail::default();
     let ok = official(prediction, truth, Official::default(), &mut VerdictFacts(&mut detail));
     let (score, kind, _) = verdict(prediction, truth, level, ok, &detail);
