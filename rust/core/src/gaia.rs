@@ -73,7 +73,7 @@ pub fn official<O: Observer>(prediction: Option<&str>, truth: &str, opt: Officia
         #[cfg(target_arch = "x86_64")]
         if O::DECISION_ONLY && pred.len() <= 64 && truth.len() <= 64 && crate::text::avx512::available() {
             // SAFETY: features and lengths checked.
-            if let Some(m) = unsafe { crate::text::avx512::official_short(pred.as_bytes(), truth.as_bytes(), opt.lower) } {
+            if let Some((m, _)) = unsafe { crate::text::avx512::official_short(pred.as_bytes(), truth.as_bytes(), opt.lower) } {
                 return m;
             }
         }
@@ -442,17 +442,25 @@ pub fn grade_score(prediction: Option<&str>, truth: &str, level: Option<i64>) ->
     if identical_match(prediction, truth) {
         return (1.0, Kind::Exact);
     }
-    // An accepted answer needs no facts from the official rule unless a number was read
-    // as the +inf stand-in, which the kernel never accepts; a rejected one needs its branch
-    // and numbers, so it takes the general path.
+    // The verdict needs no facts from the official rule for an accepted answer (unless a
+    // number was read as the +inf stand-in, which the kernel never accepts) nor for a
+    // rejected text or list; a rejected number needs both numbers: the general path.
     #[cfg(target_arch = "x86_64")]
     {
         let pred = prediction.unwrap_or("None");
         if pred.len() <= 64 && truth.len() <= 64 && crate::text::avx512::available() {
             // SAFETY: features and lengths checked.
-            if let Some(true) = unsafe { crate::text::avx512::official_short(pred.as_bytes(), truth.as_bytes(), true) } {
-                let (score, kind, _) = verdict(prediction, truth, level, true, &Detail::default());
-                return (score, kind);
+            match unsafe { crate::text::avx512::official_short(pred.as_bytes(), truth.as_bytes(), true) } {
+                Some((true, _)) => {
+                    let (score, kind, _) = verdict(prediction, truth, level, true, &Detail::default());
+                    return (score, kind);
+                }
+                Some((false, Branch::String)) => return (0.0, Kind::Mismatch),
+                Some((false, Branch::List)) => {
+                    let (score, kind, _) = list_credit(pred, truth);
+                    return (score, kind);
+                }
+                _ => {}
             }
         }
     }
@@ -735,10 +743,11 @@ mod tests {
                 continue;
             }
             for lower in [true, false] {
-                let want = official(Some(&pred), &truth, Official { number_tolerance: None, lower }, &mut Detail::default());
+                let mut detail = Detail::default();
+                let want = official(Some(&pred), &truth, Official { number_tolerance: None, lower }, &mut detail);
                 // SAFETY: features checked; lengths checked.
-                if let Some(got) = unsafe { crate::text::avx512::official_short(pred.as_bytes(), truth.as_bytes(), lower) } {
-                    assert_eq!(got, want, "{pred:?} vs {truth:?} (lower {lower})");
+                if let Some((got, branch)) = unsafe { crate::text::avx512::official_short(pred.as_bytes(), truth.as_bytes(), lower) } {
+                    assert_eq!((got, Some(branch)), (want, detail.branch), "{pred:?} vs {truth:?} (lower {lower})");
                     decided += 1;
                     matched += usize::from(got);
                     lists += usize::from(k > 1);
@@ -781,7 +790,8 @@ mod tests {
             ("inf", "5", false),
             ("NaN", "5", false),
         ] {
-            assert_eq!(unsafe { crate::text::avx512::official_short(p.as_bytes(), t.as_bytes(), true) }, Some(want), "{p:?} vs {t:?}");
+            let got = unsafe { crate::text::avx512::official_short(p.as_bytes(), t.as_bytes(), true) };
+            assert_eq!(got.map(|(m, _)| m), Some(want), "{p:?} vs {t:?}");
         }
     }
 

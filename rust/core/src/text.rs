@@ -801,6 +801,8 @@ fn js_normalize_ascii_loop(s: &[u8], out: &mut Vec<u8>) -> bool {
 pub(crate) mod avx512 {
     use std::arch::x86_64::*;
 
+    use crate::gaia::Branch;
+
     /// Does the CPU have what this module needs? Detected once: it is asked for every row.
     #[inline]
     pub fn available() -> bool {
@@ -1143,17 +1145,18 @@ pub(crate) mod avx512 {
     /// prediction read as a number after deleting `$ % ,`; a truth float() cannot read goes
     /// to the string rule. `None` leaves the row to the general path: a non-ASCII text, any
     /// other number (sign, exponent, `_`, inf, nan, more than 15 digits), a prediction that
-    /// may be one, or such a list piece. Exact `==` only (no tolerance).
+    /// may be one, or such a list piece. Exact `==` only (no tolerance). With the decision,
+    /// the branch that took it.
     ///
     /// # Safety
     /// The CPU must have the features of [`available`]; both lengths `<= 64`.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
-    pub unsafe fn official_short(pred: &[u8], truth: &[u8], lower: bool) -> Option<bool> {
+    pub unsafe fn official_short(pred: &[u8], truth: &[u8], lower: bool) -> Option<(bool, Branch)> {
         debug_assert!(pred.len() <= 64 && truth.len() <= 64);
         let ((vp, pm), (vt, tm)) = unsafe { load_ascii_pair(pred, truth) }?;
         // float() reads no text with a separator: the list branch.
         if separators(vt) != 0 {
-            return list_in((vp, pm), (vt, tm), lower);
+            return list_in((vp, pm), (vt, tm), lower).map(|m| (m, Branch::List));
         }
         let text = tm & !float_ws(vt);
         let first = *truth.get(text.trailing_zeros() as usize)?;
@@ -1163,8 +1166,8 @@ pub(crate) mod avx512 {
             let p = (_mm512_maskz_compress_epi8(kept, vp), low_bits(kept.count_ones() as usize));
             // An answer float() cannot read is the reference's +inf, never a plain decimal.
             return match plain_decimal(p.0, p.1) {
-                Some(p) => Some(same(p, t)),
-                None => (!maybe_finite(p.0, p.1)).then_some(false),
+                Some(p) => Some((same(p, t), Branch::Number)),
+                None => (!maybe_finite(p.0, p.1)).then_some((false, Branch::Number)),
             };
         }
         // Nor a text that starts with no byte a literal can start with, or a word that
@@ -1172,7 +1175,7 @@ pub(crate) mod avx512 {
         if matches!(first, b'+' | b'-') || (matches!(first, b'i' | b'I' | b'n' | b'N') && float_word(vt, tm)) {
             return None;
         }
-        Some(same(gaia_squeeze(vp, pm, true, lower), gaia_squeeze(vt, tm, true, lower)))
+        Some((same(gaia_squeeze(vp, pm, true, lower), gaia_squeeze(vt, tm, true, lower)), Branch::String))
     }
 
     /// A text `float()` reads as a decimal without sign, exponent or `_` (digits with at
