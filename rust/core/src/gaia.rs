@@ -680,7 +680,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn official_kernel_agrees_with_the_full_rule() {
-        use super::{official, Detail, Official};
+        use super::{grade_score, graded_score, official, Detail, Official};
         if !crate::text::avx512::available() {
             return; // nothing to compare on this CPU
         }
@@ -692,11 +692,12 @@ mod tests {
             "1.01", "1.10", "120.5", "1234567", "999999999999999", "0.000000000000001", "123456789012345",
             "1234567890123456", "9007199254740993", "9007199254740992", "0.1", "0.10000000000000001", "1e5", "+3", "-3",
             "1_000", "inf", "nan", "NaN", ".", "..5", "1.2.3", " 12 ", "\t7\n", "\x1c7", "12 km", "1 000", "",
+            "\x0b5\x0c", "5\x00", "\x00", "\x1f", "7\r",
         ];
         // Words that start like inf/nan (the official rule reads only those as numbers).
         let words = [
             "ab", "AB", "a b", "Nile", "x-ray", "St. Louis", "n", "", " ", "-inf", "+nan", " Infinity ", "INFINITY", "infinit",
-            "infinityy", "in f", "nano", "Na N", "-Nile", "Isaac", "i", "+-inf",
+            "infinityy", "in f", "nano", "Na N", "-Nile", "Isaac", "i", "+-inf", "a\x1cb", "\x1d", "x\x00",
         ];
         let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
         let decorate = |rng: &mut Rng, w: &str| -> String {
@@ -731,8 +732,9 @@ mod tests {
             if rng.below(8) == 0 {
                 truth = truth.to_uppercase();
             }
-            let pred = match rng.below(6) {
+            let pred = match rng.below(7) {
                 0 => truth.clone(),
+                6 => "None".to_string(), // how a null prediction reaches the kernel
                 5 => items[..k - 1].join(rng.pick(&seps)),
                 1 => items.iter().map(|w| decorate(&mut rng, w)).collect::<Vec<_>>().join(rng.pick(&seps)),
                 2 => items.iter().map(|_| atom(&mut rng)).collect::<Vec<_>>().join(rng.pick(&seps)),
@@ -752,6 +754,12 @@ mod tests {
                     matched += usize::from(got);
                     lists += usize::from(k > 1);
                 }
+            }
+            // The graded batch path takes the kernel's decision; the explained path does not.
+            for level in [None, Some(1), Some(2)] {
+                let full = graded_score(Some(&pred), &truth, level);
+                let fast = grade_score(Some(&pred), &truth, level);
+                assert_eq!(fast, (full.score, full.kind), "graded {pred:?} vs {truth:?} (level {level:?})");
             }
         }
         assert!(decided > 150_000 && matched > 60_000 && lists > 50_000, "{decided} decided, {matched} matches, {lists} lists");
@@ -792,6 +800,18 @@ mod tests {
         ] {
             let got = unsafe { crate::text::avx512::official_short(p.as_bytes(), t.as_bytes(), true) };
             assert_eq!(got.map(|(m, _)| m), Some(want), "{p:?} vs {t:?}");
+        }
+        // Without lowercasing, and at 64 bytes (63 zeros then a digit; a 64th-byte separator).
+        let (zeros, list) = (format!("{}1", "0".repeat(63)), format!("{},", "a".repeat(63)));
+        for (p, t, lower, want) in [
+            ("NILE", "nile", false, false),
+            ("a, B", "a; B", false, true),
+            (zeros.as_str(), "1", true, true),
+            (list.as_str(), list.as_str(), true, true),
+            ("a", list.as_str(), true, false),
+        ] {
+            let got = unsafe { crate::text::avx512::official_short(p.as_bytes(), t.as_bytes(), lower) };
+            assert_eq!(got.map(|(m, _)| m), Some(want), "{p:?} vs {t:?} (lower {lower})");
         }
     }
 
