@@ -185,7 +185,7 @@ impl<'v, PC, TC> Block<'v, PC, TC> {
 }
 
 /// [`Block::fill`] compiled for AVX-512, so the row loop and the scorer's wrapper around
-/// its kernel share the kernel's features (lenient: +10-14 % measured; the official and
+/// its kernel share the kernel's features (lenient: +10-15 % measured; the official and
 /// graded loops measured slower this way and are not).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
