@@ -248,15 +248,15 @@ where
             // One loop per scorer, so the row loop carries no dispatch.
             match opts.scorer {
                 Scorer::Official(o) => block.fill(&opts, |p, t, _| gaia::official(p, t, o, &mut ())),
-                #[cfg(target_arch = "x86_64")]
-                Scorer::Lenient if crate::text::avx512::available() => {
-                    let (mut pbuf, mut tbuf) = (Vec::new(), Vec::new());
-                    // SAFETY: the CPU has the features.
-                    unsafe { fill_avx512(block, &opts, |p, t, _| lenient_match_with(p, t, &mut pbuf, &mut tbuf)) };
-                }
                 Scorer::Lenient => {
                     let (mut pbuf, mut tbuf) = (Vec::new(), Vec::new());
-                    block.fill(&opts, |p, t, _| lenient_match_with(p, t, &mut pbuf, &mut tbuf));
+                    let decide = |p, t, _| lenient_match_with(p, t, &mut pbuf, &mut tbuf);
+                    #[cfg(target_arch = "x86_64")]
+                    if crate::text::avx512::available() {
+                        // SAFETY: the CPU has the features.
+                        return unsafe { fill_avx512(block, &opts, decide) };
+                    }
+                    block.fill(&opts, decide);
                 }
                 Scorer::Graded => block.fill(&opts, |p, t, (i, j)| {
                     let (s, k) = grade_score(p, t, level.and_then(|l| l[i]));

@@ -68,10 +68,12 @@ pub fn question_scorer(prediction: Option<&str>, truth: &str) -> bool {
 /// The official decision procedure, reporting each step to `obs`.
 pub fn official<O: Observer>(prediction: Option<&str>, truth: &str, opt: Official, obs: &mut O) -> bool {
     let pred = prediction.unwrap_or("None");
-    // Numbers compared with a tolerance keep the full path (`inf - inf` is NaN there).
+    // The whole-rule kernel serves callers that want only the decision; numbers compared
+    // with a tolerance keep the full path (`inf - inf` is NaN there).
+    let whole_kernel = O::DECISION_ONLY && opt.number_tolerance.is_none() && fits_kernels(pred, truth);
     if !O::EVERY_STEP && opt.number_tolerance.is_none() {
         #[cfg(target_arch = "x86_64")]
-        if O::DECISION_ONLY && pred.len() <= 64 && truth.len() <= 64 && crate::text::avx512::available() {
+        if whole_kernel {
             // SAFETY: features and lengths checked.
             if let Some((m, _)) = unsafe { crate::text::avx512::official_short(pred.as_bytes(), truth.as_bytes(), opt.lower) } {
                 return m;
@@ -88,8 +90,9 @@ pub fn official<O: Observer>(prediction: Option<&str>, truth: &str, opt: Officia
     if has_any_byte(truth.as_bytes(), b",;") {
         obs.branch(Branch::List);
         if !O::EVERY_STEP {
+            // (When the whole-rule kernel ran, it already took every list this one takes.)
             #[cfg(target_arch = "x86_64")]
-            if pred.len() <= 64 && truth.len() <= 64 && crate::text::avx512::available() {
+            if !whole_kernel && fits_kernels(pred, truth) {
                 // SAFETY: features and lengths checked.
                 if let Some(m) = unsafe { crate::text::avx512::word_list_eq(pred.as_bytes(), truth.as_bytes(), opt.lower) } {
                     return m;
@@ -144,6 +147,15 @@ fn list_matches(pred: &str, truth: &str, opt: Official) -> bool {
             _ => return false,
         }
     }
+}
+
+/// Do both texts fit the AVX-512 answer kernels (at most 64 bytes), on a CPU that runs them?
+#[inline]
+fn fits_kernels(pred: &str, truth: &str) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return pred.len() <= 64 && truth.len() <= 64 && crate::text::avx512::available();
+    #[cfg(not(target_arch = "x86_64"))]
+    return false;
 }
 
 /// Is the answer the truth's own text, in a way the exact official rule must accept? It
@@ -322,7 +334,7 @@ pub fn lenient_match_with(prediction: Option<&str>, truth: &str, pbuf: &mut Vec<
     }
     let pred = prediction.unwrap_or("");
     #[cfg(target_arch = "x86_64")]
-    if pred.len() <= 64 && truth.len() <= 64 && crate::text::avx512::available() {
+    if fits_kernels(pred, truth) {
         // SAFETY: features checked; lengths checked; the truth is not empty.
         if let Some(m) = unsafe { crate::text::avx512::lenient_short(pred.as_bytes(), truth.as_bytes()) } {
             return m;
@@ -448,7 +460,7 @@ pub fn grade_score(prediction: Option<&str>, truth: &str, level: Option<i64>) ->
     #[cfg(target_arch = "x86_64")]
     {
         let pred = prediction.unwrap_or("None");
-        if pred.len() <= 64 && truth.len() <= 64 && crate::text::avx512::available() {
+        if fits_kernels(pred, truth) {
             // SAFETY: features and lengths checked.
             match unsafe { crate::text::avx512::official_short(pred.as_bytes(), truth.as_bytes(), true) } {
                 Some((true, _)) => {
