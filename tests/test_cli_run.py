@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gaia_fast.harness.cli_run import run as run_command
-from gaia_fast.runner import read_results
+from gaia_fast.cli.run import run as run_command
+from gaia_fast.harness.runner import read_results
 
 
 def dataset(root: Path, split: str = "validation") -> Path:
@@ -193,7 +193,7 @@ def test_ctrl_c_then_resume(tmp_path):
     )
     (tmp_path / "slow_agent.py").write_text(SLOW_AGENT)
     out = tmp_path / "r.jsonl"
-    cmd = [sys.executable, "-c", "from gaia_fast.harness.cli_run import run; run()", "slow_agent:slow", "--data", str(root), "--out", str(out), "--parallel", "2"]
+    cmd = [sys.executable, "-c", "from gaia_fast.cli.run import run; run()", "slow_agent:slow", "--data", str(root), "--out", str(out), "--parallel", "2"]
     proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 20

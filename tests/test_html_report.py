@@ -11,9 +11,9 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from gaia_fast.harness.cli_view import report
-from gaia_fast.html_report import SECTION_IDS, build_report, write_report
-from gaia_fast.viewer import read_results
+from gaia_fast.cli.report import report
+from gaia_fast.harness.html_report import SECTION_IDS, build_report, write_report
+from gaia_fast.harness.viewer import read_results
 
 SCRIPT = "<script>alert('x')</script>"
 
@@ -190,7 +190,7 @@ def test_write_report_is_atomic(tmp_path, results):
 
 
 def test_write_report_failure_leaves_no_temp(tmp_path, monkeypatch):
-    import gaia_fast.html_report as hr
+    import gaia_fast.harness.html_report as hr
 
     out = tmp_path / "report.html"
 

@@ -14,7 +14,7 @@ import pytest
 from gaia_fast.datasets import join_metadata, load_metadata, validate_submission
 from gaia_fast.io import InputError, comparison_frame, extract_final_answer, read_archive, write_comparison_csv, write_table
 from gaia_fast.io.readers import detect_layout
-from gaia_fast.report import level_report, score_archive, summary
+from gaia_fast.grading.summary import level_report, score_archive, summary
 
 
 def write_jsonl(path: Path, rows: list, *, raw_lines: dict[int, str] | None = None) -> Path:

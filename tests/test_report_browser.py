@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gaia_fast.html_report import SECTION_IDS, write_report
+from gaia_fast.harness.html_report import SECTION_IDS, write_report
 
 CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")

@@ -19,7 +19,7 @@ import pytest
 
 from gaia_fast.harness import Evaluation, Prediction, Task, TaskResult
 from gaia_fast.io.readers import read_archive
-from gaia_fast.runner import RESULT_KEYS, RunProgress, encode_row, gaia_evaluator, read_results, result_row, run, run_sync
+from gaia_fast.harness.runner import RESULT_KEYS, RunProgress, encode_row, gaia_evaluator, read_results, result_row, run, run_sync
 
 AF_KEYS = [
     "task_id", "level", "question", "answer", "prediction", "is_correct", "score", "runtime_seconds", "error",
@@ -241,7 +241,7 @@ def test_bad_arguments():
         run_sync("agent", make_tasks(1))  # type: ignore[arg-type]
 
     async def inside_a_loop() -> None:
-        with pytest.raises(RuntimeError, match="await gaia_fast.runner.run"):
+        with pytest.raises(RuntimeError, match="await gaia_fast.harness.runner.run"):
             run_sync(lambda t: "x", make_tasks(1))
 
     asyncio.run(inside_a_loop())
@@ -345,7 +345,7 @@ def test_resume_repairs_the_file_end(tmp_path, caplog):
 KILL_SCRIPT = r"""
 import sys, time
 from gaia_fast.harness import Task
-from gaia_fast.runner import run_sync
+from gaia_fast.harness.runner import run_sync
 tasks = [Task(f"t{i:02d}", f"Q{i}?", str(i), i % 3 + 1) for i in range(int(sys.argv[2]))]
 def agent(task):
     time.sleep(0.04)

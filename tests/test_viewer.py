@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gaia_fast.harness.cli_view import view
-from gaia_fast.viewer import (
+from gaia_fast.cli.view import view
+from gaia_fast.harness.viewer import (
     MISSING,
     filter_results,
     format_results,

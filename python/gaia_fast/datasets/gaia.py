@@ -385,7 +385,7 @@ def load(
     max_n: int | None = None,
     seed: int | None = None,
 ) -> list[Task]:
-    """The tasks of a local copy of GAIA, ready for :func:`gaia_fast.runner.run`.
+    """The tasks of a local copy of GAIA, ready for :func:`gaia_fast.harness.runner.run`.
 
     ``path`` is what :func:`load_metadata` takes: the dataset folder
     (``2023/<split>/metadata.jsonl`` or ``metadata*.parquet``), a split folder or a

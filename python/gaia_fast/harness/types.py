@@ -51,7 +51,7 @@ class Task:
 @dataclass
 class Prediction:
     """An agent's answer. ``prediction`` should be a ``str``: anything else is recorded
-    as given but not scored (see :mod:`gaia_fast.runner`). ``messages`` (the agent's
+    as given but not scored (see :mod:`gaia_fast.harness.runner`). ``messages`` (the agent's
     trace) is ``[]`` when None."""
 
     prediction: str | None
@@ -101,6 +101,6 @@ class TaskRunner(Protocol):
 @runtime_checkable
 class Evaluator(Protocol):
     """``(Task, Prediction) -> Evaluation``, async or sync. The default is
-    :func:`gaia_fast.runner.gaia_evaluator` (the leaderboard's ``question_scorer``)."""
+    :func:`gaia_fast.harness.runner.gaia_evaluator` (the leaderboard's ``question_scorer``)."""
 
     def __call__(self, task: Task, prediction: Prediction, /) -> Awaitable[Evaluation] | Evaluation: ...

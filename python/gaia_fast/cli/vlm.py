@@ -14,20 +14,14 @@ import polars as pl
 from rich.console import Console
 from rich.table import Table
 
+from gaia_fast import benchmarks
 from gaia_fast.io.readers import InputError
 from gaia_fast.io.vlm import read_result_table
 from gaia_fast.io.writers import table_format, write_table
 from gaia_fast.judge import OpenAIJudge, RecordingJudge, save_responses
 
-#: ``--benchmark`` name → (family module under gaia_fast.scorers.vlm, extra grade() options).
-BENCHMARKS: dict[str, tuple[str, dict[str, Any]]] = {
-    "vmcbench": ("mcq", {"benchmark": "vmcbench"}),
-    "livexivvqa": ("mcq", {"benchmark": "livexivvqa"}),
-    "mmmu": ("mcq", {"benchmark": "mmmu"}),
-    "omni3dbench": ("omni3d", {}),
-    "atomic": ("physics", {}),
-    "olympiadbench": ("olympiad", {}),
-}
+#: ``--benchmark`` names of the VLMEvalKit families (the registry's non-GAIA entries).
+BENCHMARKS = tuple(name for name in benchmarks.names() if name != "gaia")
 
 
 def _fmt(v: Any) -> str:
@@ -63,8 +57,10 @@ def grade_vlm(
     err: Console,
     out_console: Console,
 ) -> None:
-    family, options = BENCHMARKS[benchmark]
-    module = importlib.import_module(f"gaia_fast.scorers.vlm.{family}")
+    entry = benchmarks.get(benchmark)
+    options = dict(entry.options)
+    module = importlib.import_module(entry.module)
+    family = entry.module.rsplit(".", 1)[-1]
     for path, flag in ((out, "--out"), (acc, "--acc")):
         if path is not None:
             try:

@@ -1,4 +1,4 @@
-"""The ``gaia-fast`` command line.
+"""``gaia-fast grade``.
 
 ``gaia-fast grade ARCHIVE [--metadata DATASET] …`` re-grades a result archive, writes
 ``answer_comparison.csv`` (and ``--out`` with every column), and prints accuracy per
@@ -20,19 +20,14 @@ import click
 import polars as pl
 
 from gaia_fast.datasets.gaia import join_metadata, load_metadata, validate_submission
-from gaia_fast.cli_vlm import BENCHMARKS, grade_vlm
+from gaia_fast.cli._common import BadInput
+from gaia_fast.cli.vlm import BENCHMARKS, grade_vlm
 from gaia_fast.frame import SCORERS
 from gaia_fast.io.readers import InputError, read_archive
 from gaia_fast.io.writers import table_format, write_comparison_csv, write_table
-from gaia_fast.report import disagreements, leaderboard_scores, score_archive, summary
+from gaia_fast.grading.summary import disagreements, leaderboard_scores, score_archive, summary
 
 SPLITS = ("validation", "test")
-
-
-class BadInput(click.ClickException):
-    """Bad input or an unwritable output: exit code 2."""
-
-    exit_code = 2
 
 
 def _consoles(as_json: bool):
@@ -93,12 +88,7 @@ def _score_text(v: Any) -> str:
     return f"{v:.2f}"
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-def main() -> None:
-    """gaia-fast: exact, fast answer scoring for AI benchmarks."""
-
-
-@main.command()
+@click.command("grade")
 @click.argument("archive", type=click.Path(exists=True, path_type=Path))
 @click.option(
     "--metadata",
@@ -444,16 +434,3 @@ def _print_report(console, result: dict[str, Any], scored: pl.DataFrame, scorer:
     console.print(f"Comparison written to {result['comparison']['path']} ({result['comparison']['rows']} rows)")
     if result["out"]:
         console.print(f"All rows written to {result['out']}")
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()
-
-
-# Registered after the group exists; these modules do not import this one.
-from gaia_fast.harness.cli_run import run  # noqa: E402
-from gaia_fast.harness.cli_view import report, view  # noqa: E402
-
-main.add_command(run)
-main.add_command(view)
-main.add_command(report)

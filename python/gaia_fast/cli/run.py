@@ -22,13 +22,9 @@ from typing import Any
 
 import click
 
+from gaia_fast.cli._common import BadInput
+
 __all__ = ["import_callable", "run"]
-
-
-class BadInput(click.ClickException):
-    """Bad input or an unwritable output: exit code 2."""
-
-    exit_code = 2
 
 
 def import_callable(target: str, what: str = "MODULE:FUNCTION") -> Callable[..., Any]:
@@ -106,11 +102,11 @@ def _pct(x: float | None) -> str:
 
 
 def _summary(results: list) -> dict[str, Any]:
-    """Per-level accuracy through :func:`gaia_fast.report.summary` (tasks without truth
+    """Per-level accuracy through :func:`gaia_fast.grading.summary.summary` (tasks without truth
     are excluded, as ``grade`` excludes them), plus run counts."""
     import polars as pl
 
-    from gaia_fast.report import summary
+    from gaia_fast.grading.summary import summary
 
     frame = pl.DataFrame(
         {
@@ -211,7 +207,7 @@ def run(
     """
     from rich.console import Console
 
-    from gaia_fast import runner as _runner
+    from gaia_fast.harness import runner as _runner
     from gaia_fast.datasets.gaia import load
     from gaia_fast.io.readers import InputError
 
