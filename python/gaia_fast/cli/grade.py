@@ -89,7 +89,7 @@ def _score_text(v: Any) -> str:
 
 
 @click.command("grade")
-@click.argument("archive", type=click.Path(exists=True, path_type=Path))
+@click.argument("archives", nargs=-1, type=click.Path(path_type=Path), metavar="PATH...")
 @click.option(
     "--metadata",
     type=click.Path(exists=True, path_type=Path),
@@ -136,7 +136,26 @@ def _score_text(v: Any) -> str:
 @click.option("--save-judge-responses", type=click.Path(dir_okay=False, path_type=Path), help="Write every judge prompt and reply as JSONL.")
 @click.option("--acc", type=click.Path(dir_okay=False, path_type=Path), help="VLMEvalKit benchmarks: where to write the report (default ./<file stem>_acc.csv).")
 @click.option("--chunk-rows", type=click.IntRange(min=1), default=1_000_000, hidden=True)
-def grade(
+def grade(archives: tuple[Path, ...], **options: Any) -> None:
+    """Grade result archives: files, globs and folders.
+
+    One file (or one workspace folder of <task_id>/answer.txt) is graded as GAIA results by
+    default: known layouts (agent-framework, smolagents, gaia-agent, leaderboard submission,
+    answer_comparison.csv) are detected; --prediction-col/--truth-col/--id-col map any
+    other. Truth comes from the archive or from --metadata (joined on task id; tasks with
+    no row in the archive count as missing).
+    """
+    if not archives:
+        raise click.UsageError("no PATH given")
+    if len(archives) == 1:
+        if not archives[0].exists():
+            raise BadInput(f"{archives[0]}: path does not exist")
+        grade_archive(archives[0], **options)
+        return
+    raise click.UsageError("give one archive per call")
+
+
+def grade_archive(
     archive: Path,
     metadata: Path | None,
     split: str,
@@ -163,13 +182,7 @@ def grade(
     acc: Path | None,
     chunk_rows: int,
 ) -> None:
-    """Grade ARCHIVE (a results file or a workspace folder of <task_id>/answer.txt).
-
-    Known layouts (agent-framework, smolagents, gaia-agent, leaderboard submission,
-    answer_comparison.csv) are detected; --prediction-col/--truth-col/--id-col map any
-    other. Truth comes from the archive or from --metadata (joined on task id; tasks
-    with no row in the archive count as missing).
-    """
+    """Grade one archive: a results file or a workspace folder."""
     out_console, err = _consoles(as_json)
     if benchmark != "gaia":
         gaia_only = {"--metadata": metadata, "--submission": submission, "--compare": compare}
