@@ -146,13 +146,43 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
     no row in the archive count as missing).
     """
     if not archives:
-        raise click.UsageError("no PATH given")
+        _grade_zypher(options["comparison"], options["as_json"])
+        return
     if len(archives) == 1:
         if not archives[0].exists():
             raise BadInput(f"{archives[0]}: path does not exist")
         grade_archive(archives[0], **options)
         return
     raise click.UsageError("give one archive per call")
+
+
+def _grade_zypher(comparison: Path, as_json: bool) -> None:
+    """No PATH: a Zypher checkout's workspace, configured by its BENCHMARK_* variables."""
+    from gaia_fast.compat.zypher import grade_workspace, settings
+
+    try:
+        config = settings()
+        result = grade_workspace(config, comparison)
+    except InputError as e:
+        raise BadInput(f"{e} (gaia-fast grade with no PATH grades a Zypher workspace; see BENCHMARK_WORKSPACE)") from None
+    if as_json:
+        matches = sum(1 for r in result.rows if r["match"])
+        payload = {
+            "workspace": str(config.workspace),
+            "metadata": str(config.metadata),
+            "level": config.level,
+            "settings_from": config.sources,
+            "rows": len(result.rows),
+            "correct": matches,
+            "accuracy_weighted": matches / len(result.rows) if result.rows else None,
+            "other_levels_skipped": result.other_levels,
+            "comparison": str(comparison),
+        }
+        click.echo(json.dumps(payload, indent=2))
+        return
+    click.echo(result.report_text(), nl=False)
+    if result.other_levels:
+        click.echo(f"({result.other_levels} answer file(s) of tasks not at level {config.level} were not graded: BENCHMARK_LEVEL)", err=True)
 
 
 def grade_archive(

@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from gaia_fast import _native
 
-__all__ = ["Graded", "graded_score", "lenient_match", "official_explained", "question_scorer"]
+__all__ = ["Graded", "graded_score", "lenient_match", "normalize_answer", "official_explained", "question_scorer"]
 
 #: ``question_scorer(model_answer, ground_truth, number_tolerance=None, *, coerce=False) -> bool``.
 #: Bit-exact GAIA leaderboard decision. ``None`` prediction reads as ``"None"``; a non-str
@@ -24,6 +24,18 @@ question_scorer = _native.question_scorer
 #: ``lenient_match(prediction, truth) -> bool``: gaia-agent's ``evaluator.ts`` rule
 #: (normalised prediction contains the normalised truth or vice versa).
 lenient_match = _native.lenient_match
+
+def normalize_answer(text: str | None) -> str:
+    """The TypeScript agents' ``normalizeAnswer`` (gaia-agent ``evaluator.ts``): JS
+    lowercase, trim, whitespace runs to one space, then every character that is neither a
+    word character nor whitespace deleted. ``"The Answer is: 1,927!"`` →
+    ``"the answer is 1927"``. None reads as ``""``, as the evaluator's ``text || ""``."""
+    if text is None:
+        return ""
+    if not isinstance(text, str):
+        raise TypeError(f"normalize_answer() expects str or None, got {type(text).__name__}")
+    return _native.js_normalize(text)
+
 
 #: ``official_explained(prediction, truth, number_tolerance=None, lower=True) -> (bool, str)``.
 official_explained = _native.official_explained
