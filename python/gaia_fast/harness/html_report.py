@@ -644,12 +644,9 @@ def _lenient_blank(prediction: Any) -> bool:
         return True
     if not isinstance(prediction, str):
         return False
-    try:
-        from gaia_fast.reference.gaia import js_normalize
+    from gaia_fast.scorers.gaia import normalize_answer
 
-        return js_normalize(prediction).strip() == ""
-    except Exception:  # noqa: BLE001
-        return prediction.strip() == ""
+    return normalize_answer(prediction).strip() == ""
 
 
 def _disagreement_section(rows: list[_Row]) -> str:

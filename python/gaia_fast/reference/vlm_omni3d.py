@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from gaia_fast.reference.gaia import _rust_display_float, quote
+from gaia_fast.scorers.vlm.omni3d_tables import REPORT_COLUMNS, THRESHOLDS
 
 __all__ = [
     "BUCKETS",
@@ -40,17 +41,6 @@ __all__ = [
     "py_int_text",
     "score_rows",
 ]
-
-#: The reference's MRA thresholds, in its order (the summation order matters).
-THRESHOLDS = (0.5, 0.45, 0.40, 0.35, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05)
-
-#: The report's columns, in the reference's order.
-REPORT_COLUMNS = (
-    "Yes/No Accuracy",
-    "Multiple Choice Accuracy",
-    "Numeric (count) Accuracy",
-    "Numeric (other) Mean Relative Accuracy",
-)
 
 BUCKETS = ("count", "yes_no", "multiple_choice", "mra")
 STATUSES = ("ok", "unparseable", "ignored", "no_truth", "no_prediction", "gt_zero", "bad_truth")

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 import polars as pl
 
 from gaia_fast import _native
-from gaia_fast.reference.vlm_omni3d import REPORT_COLUMNS, THRESHOLDS
+from gaia_fast.scorers.vlm.omni3d_tables import REPORT_COLUMNS, THRESHOLDS
 from gaia_fast.scorers.vlm import GradeResult
 
 __all__ = [
