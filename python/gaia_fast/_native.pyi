@@ -106,3 +106,5 @@ def olympiad_grade_arrow(
     variant: str = "openbmb",
     gt_given: bool = False,
 ) -> dict[str, ArrowColumn]: ...
+
+__version__: str

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import click
 
+from gaia_fast import __version__
 from gaia_fast.cli.grade import grade
 from gaia_fast.cli.report import report
 from gaia_fast.cli.run import run
@@ -18,6 +19,7 @@ __all__ = ["main"]
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="gaia-fast", message="%(prog)s %(version)s")
 def main() -> None:
     """gaia-fast: exact, fast answer scoring for AI benchmarks."""
 

@@ -250,6 +250,8 @@ fn score_arrow<'py>(
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The version of the build itself, so it cannot disagree with the code that runs.
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(question_scorer, m)?)?;
     m.add_function(wrap_pyfunction!(official_explained, m)?)?;
     m.add_function(wrap_pyfunction!(lenient_match, m)?)?;
