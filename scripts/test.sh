@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
 # The whole test suite from a fresh machine: install (builds the native extension),
-# Rust unit tests, then pytest (parity with the Python twins, conformance vectors, CLI).
+# the release wheel, Rust unit tests, then pytest (parity with the Python twins, conformance
+# vectors, CLI, the wheel in a fresh venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet 'maturin>=1.9,<2'
 python -m pip install --quiet --no-build-isolation -e '.[test]'
+# The release wheel (manylinux2014, abi3) and sdist; tests/test_wheel.py installs the wheel
+# into a fresh venv without a Rust toolchain.
+bash scripts/build_wheel.sh
+GAIA_FAST_WHEEL="$(ls "$PWD"/dist/*.whl)"
+export GAIA_FAST_WHEEL
 cargo test --quiet -p gaia-fast-core
 python -m pytest -q

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +14,9 @@ def lazy_exports(module: str, namespace: dict[str, Any], exports: dict[str, str]
 
     def __getattr__(name: str) -> Any:
         if name not in exports:
+            # A submodule not imported yet (``gaia_fast.frame`` after ``import gaia_fast``).
+            if "__path__" in namespace and not name.startswith("_") and importlib.util.find_spec(f"{module}.{name}") is not None:
+                return importlib.import_module(f"{module}.{name}")
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
         value = getattr(importlib.import_module(exports[name]), name)
         namespace[name] = value
