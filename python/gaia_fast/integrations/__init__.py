@@ -1,0 +1,2 @@
+"""Optional adapters into the frameworks people already run; each imports its framework
+only when used (install the matching extra)."""
