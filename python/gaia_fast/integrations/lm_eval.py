@@ -36,7 +36,6 @@ Metrics (``references``/``predictions`` of one document, the harness's conventio
 
 from __future__ import annotations
 
-import re
 import string
 from collections.abc import Iterable
 from typing import Any
@@ -44,19 +43,12 @@ from typing import Any
 from lm_eval.api.filter import Filter
 from lm_eval.api.registry import register_filter, register_metric
 
-from gaia_fast.scorers.gaia import graded_score, question_scorer
+from gaia_fast.scorers.gaia import graded_score, last_final_answer, question_scorer
 
 __all__ = ["BoxedFilter", "GaiaFinalAnswerFilter", "VlmevalMcqFilter", "gaia_exact", "gaia_graded", "olympiad_equal"]
 
-_FINAL = re.compile(r"final\s+answer\s*:", re.IGNORECASE)
-
-
-def final_answer(text: str) -> str:
-    """What follows the last ``FINAL ANSWER:`` marker, stripped (the whole text without one)."""
-    last = None
-    for last in _FINAL.finditer(text):
-        pass
-    return (text[last.end() :] if last is not None else text).strip()
+#: What follows the last ``FINAL ANSWER:`` marker, stripped (the whole text without one).
+final_answer = last_final_answer
 
 
 def _map(resps: Iterable[Any], fn) -> list[list[Any]]:

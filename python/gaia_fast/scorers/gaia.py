@@ -73,3 +73,25 @@ def extract_final_answer(text: str) -> str:
 
 
 __all__ += ["FINAL_ANSWER_PREFIX", "extract_final_answer"]
+
+
+_FINAL_ANSWER_MARK = None
+
+
+def last_final_answer(text: str) -> str:
+    """What follows the last ``FINAL ANSWER:`` marker (any case, any spacing: GAIA's prompt
+    template as models write it), stripped; the whole text, stripped, when there is none.
+    For free-form model outputs (RL rewards, eval harnesses); workspace files use
+    :func:`extract_final_answer`, Zypher's exact rule."""
+    global _FINAL_ANSWER_MARK
+    if _FINAL_ANSWER_MARK is None:
+        import re
+
+        _FINAL_ANSWER_MARK = re.compile(r"final\s+answer\s*:", re.IGNORECASE)
+    last = None
+    for last in _FINAL_ANSWER_MARK.finditer(text):
+        pass
+    return (text[last.end() :] if last is not None else text).strip()
+
+
+__all__ += ["last_final_answer"]
