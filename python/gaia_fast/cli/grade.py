@@ -24,7 +24,7 @@ from gaia_fast.cli._common import BadInput
 from gaia_fast.benchmarks import detect
 from gaia_fast.cli._many import grade_bulk
 from gaia_fast.cli.vlm import BENCHMARKS, grade_vlm
-from gaia_fast.grading.many import expand, is_parquet_dataset, is_workspace
+from gaia_fast.grading.many import expand, is_metadata_folder, is_parquet_dataset, is_workspace
 from gaia_fast.frame import SCORERS
 from gaia_fast.io.readers import InputError, read_archive
 from gaia_fast.io.writers import table_format, write_comparison_csv, write_table
@@ -173,7 +173,7 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
     summary, report_dir, jobs = options.pop("summary"), options.pop("report_dir"), options.pop("jobs")
     benchmark = options["benchmark"]
     one = archives[0]
-    if len(archives) == 1 and summary is None and (one.is_file() or is_workspace(one) or is_parquet_dataset(one)):
+    if len(archives) == 1 and summary is None and (one.is_file() or is_workspace(one) or is_parquet_dataset(one) or is_metadata_folder(one)):
         # One archive: today's output.
         if benchmark == "auto":
             found = detect(one) if one.is_file() else None

@@ -45,6 +45,7 @@ __all__ = [
     "expand",
     "grade_gaia",
     "grade_many",
+    "is_metadata_folder",
     "is_parquet_dataset",
     "is_workspace",
     "records_frame",
@@ -143,6 +144,15 @@ def is_workspace(folder: str | os.PathLike) -> bool:
     return folder.is_dir() and next(iter(_glob.glob(os.path.join(_glob.escape(str(folder)), "*", "answer.txt"))), None) is not None
 
 
+def is_metadata_folder(folder: str | os.PathLike) -> bool:
+    """A GAIA task-metadata folder (``2023/<split>/``, ``metadata.jsonl``, ``metadata*.parquet``):
+    it goes to ``--metadata``, it is not an archive."""
+    folder = Path(folder)
+    return folder.is_dir() and (
+        (folder / "2023").is_dir() or (folder / "metadata.jsonl").is_file() or any(folder.glob("metadata*.parquet"))
+    )
+
+
 def _dataset_files(folder: Path) -> list[Path]:
     out = []
     for root, dirs, files in os.walk(folder):
@@ -210,6 +220,9 @@ def _search(folder: Path, benchmark: str, plan: Plan, exclude: Path | None) -> N
             sub = here / d
             if d.startswith(".") or (exclude is not None and sub.resolve() == exclude):
                 continue
+            if is_metadata_folder(sub):
+                plan.skipped_files.append(SkippedFile(str(sub), "GAIA task metadata (pass it as --metadata)"))
+                continue
             if is_workspace(sub) or is_parquet_dataset(sub):
                 plan.jobs.append(Job(sub, "gaia" if benchmark == "auto" else benchmark, None, sub.name))
                 plan.seen.update(f.resolve() for f in _dataset_files(sub))
@@ -248,6 +261,8 @@ def expand(paths: Sequence[str | os.PathLike], benchmark: str = "auto", *, exclu
             candidates = [p]
         for c in candidates:
             if c.is_dir():
+                if is_metadata_folder(c):
+                    raise FileNotFoundError(f"{c}: a GAIA task-metadata folder, not an archive; pass it as --metadata")
                 if is_workspace(c) or is_parquet_dataset(c):
                     plan.jobs.append(Job(c, "gaia" if benchmark == "auto" else benchmark, None, c.resolve().name))
                     plan.seen.update(f.resolve() for f in _dataset_files(c))
@@ -359,7 +374,6 @@ def _grade_vlm(job: Job, report: Path | None, variant: str | None, seed: int) ->
     frame = read_result_table(job.path)
     result = module.grade(frame, variant=variant, seed=seed, judge=None, **entry.options)
     if report is not None:
-        report.parent.mkdir(parents=True, exist_ok=True)
         write_table(result.report, report)
     stats = result.stats
     rows = result.rows
@@ -401,6 +415,8 @@ def _grade_one(job: Job, report: Path | None, options: dict[str, Any]) -> Archiv
     if job.benchmark is None:
         return ArchiveRecord(str(job.path), "unsupported", job.model, job.dataset, status="skipped", error=job.reason)
     try:
+        if report is not None:
+            report.parent.mkdir(parents=True, exist_ok=True)
         if job.benchmark == "gaia":
             res = grade_gaia(
                 job.path,
