@@ -365,6 +365,11 @@ class _Reports:
         return path
 
 
+#: Benchmarks whose ``variant`` is the ``can_infer`` version, the one ``variant=`` of
+#: :func:`grade_many` sets; the others run their own default.
+CAN_INFER_BENCHMARKS = frozenset({"mcq", "mmt-bench", "mcq-circular", "livexivvqa"})
+
+
 def _grade_vlm(job: Job, report: Path | None, variant: str | None, seed: int) -> ArchiveRecord:
     from gaia_fast.io.vlm import read_result_table
     from gaia_fast.io.writers import write_table
@@ -372,6 +377,8 @@ def _grade_vlm(job: Job, report: Path | None, variant: str | None, seed: int) ->
     entry = benchmarks.get(job.benchmark or "")
     module = importlib.import_module(entry.module)
     frame = read_result_table(job.path)
+    if job.benchmark not in CAN_INFER_BENCHMARKS:
+        variant = None
     result = module.grade(frame, variant=variant, seed=seed, judge=None, **entry.options)
     if report is not None:
         write_table(result.report, report)
@@ -482,7 +489,8 @@ def grade_many(
     on_done: Callable[[ArchiveRecord], None] | None = None,
 ) -> list[ArchiveRecord]:
     """Grade every job of ``plan`` (``jobs`` threads, default: the CPU count) and return one
-    record per job, in plan order. ``variant``/``seed`` go to the VLMEvalKit families;
+    record per job, in plan order. ``variant`` (a ``can_infer`` version) goes to the
+    multiple-choice families that use that matcher, ``seed`` to every VLMEvalKit family;
     ``metadata`` (a loaded frame), ``scorer`` and the column options to the GAIA archives.
     ``report_dir=None`` writes no reports. ``on_done(record)`` is called as each finishes."""
     reports = None
