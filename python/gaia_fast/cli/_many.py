@@ -45,7 +45,7 @@ def summary_table(records: list[ArchiveRecord]):
     from rich.table import Table
 
     t = Table(title=f"{len(records)} archive(s)", title_justify="left")
-    for name, justify in (
+    for name, justify in (  # the archive's folder is in --json / --summary
         ("archive", "left"),
         ("benchmark", "left"),
         ("model", "left"),
@@ -74,7 +74,7 @@ def summary_table(records: list[ArchiveRecord]):
             _pct(r.accuracy),
             _pct(r.accuracy_no_fallback),
             f"[{style.get(r.status, 'white')}]{r.status}[/]",
-            _short(r.error),
+            _short(r.error[len(r.path) + 2 :] if r.error and r.error.startswith(r.path + ": ") else r.error),
         )
     return t
 

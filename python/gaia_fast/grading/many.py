@@ -54,8 +54,9 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-#: File types a folder search considers (others are listed as skipped).
-SEARCHED_SUFFIXES = (".xlsx", ".tsv", ".csv", ".jsonl", ".json", ".parquet")
+#: File types a folder search considers (others are listed as skipped). Plain ``.json`` is
+#: left out: in result trees it holds score reports; name such an archive explicitly.
+SEARCHED_SUFFIXES = (".xlsx", ".tsv", ".csv", ".jsonl", ".parquet")
 #: Columns of the summary table, in order.
 COLUMNS = (
     "path",
