@@ -184,9 +184,10 @@ def test_explicit_benchmark_for_every_file(run, tree, tmp_path):
 def test_parquet_dataset_and_workspace_predicates(tmp_path):
     part = tmp_path / "ds"
     (part / "day=1").mkdir(parents=True)
+    (part / "day=2").mkdir(parents=True)
     frame = pl.DataFrame({"task_id": ["a"], "prediction": ["1"], "truth": ["1"]})
     frame.write_parquet(part / "day=1" / "part-0.parquet")
-    frame.write_parquet(part / "part-1.parquet")
+    frame.with_columns(pl.lit("b").alias("task_id")).write_parquet(part / "day=2" / "part-0.parquet")
     (part / "_SUCCESS").write_text("")
     assert many.is_parquet_dataset(part)
     pl.DataFrame({"other": [1]}).write_parquet(part / "part-2.parquet")
@@ -201,6 +202,9 @@ def test_parquet_dataset_and_workspace_predicates(tmp_path):
     plan = many.expand([str(tmp_path)])
     assert [(j.path, j.benchmark) for j in plan.jobs] == [(part, "gaia")]
     assert [Path(s.path).name for s in plan.skipped_files] == ["notes.md"]
+    (record,) = many.grade_many(plan, report_dir=tmp_path / "rep")
+    assert (record.status, record.rows, record.tasks, record.correct) == ("ok", 2, 2, 2), record
+    assert (tmp_path / "rep" / "ds" / "answer_comparison.csv").read_text().count("True") == 2
 
 
 def test_library_records_and_threads(tree, tmp_path):

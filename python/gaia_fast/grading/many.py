@@ -305,16 +305,24 @@ def grade_gaia(
     from gaia_fast.io.readers import read_archive
     from gaia_fast.io.writers import write_comparison_csv
 
-    frame, skipped, layout = read_archive(
-        path,
-        prediction_col=prediction_col,
-        truth_col=truth_col,
-        id_col=id_col,
-        level_col=level_col,
-        skip_bad_lines=skip_bad_lines,
-        with_layout=True,
-        keep_originals=False,
-    )
+    if is_parquet_dataset(path) and not is_workspace(path):
+        # The parts of one table, read as one Parquet archive (hive partitions included).
+        from gaia_fast.io.readers import _read_parquet
+
+        overrides = {"prediction_col": prediction_col, "truth_col": truth_col, "id_col": id_col, "level_col": level_col}
+        frame, layout = _read_parquet(Path(path), overrides)
+        skipped = []
+    else:
+        frame, skipped, layout = read_archive(
+            path,
+            prediction_col=prediction_col,
+            truth_col=truth_col,
+            id_col=id_col,
+            level_col=level_col,
+            skip_bad_lines=skip_bad_lines,
+            with_layout=True,
+            keep_originals=False,
+        )
     input_rows = frame.height
     for s in skipped:
         log.warning("%s: skipped %s", path, s)
