@@ -27,7 +27,7 @@ import importlib
 import logging
 import math
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -154,12 +154,16 @@ def is_metadata_folder(folder: str | os.PathLike) -> bool:
     )
 
 
-def _dataset_files(folder: Path) -> list[Path]:
-    out = []
+def _iter_dataset_files(folder: Path) -> Iterator[Path]:
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if _visible(Path(d)))
-        out += [Path(root) / f for f in sorted(files) if _visible(Path(f))]
-    return out
+        for f in sorted(files):
+            if _visible(Path(f)):
+                yield Path(root) / f
+
+
+def _dataset_files(folder: Path) -> list[Path]:
+    return list(_iter_dataset_files(folder))
 
 
 def is_parquet_dataset(folder: str | os.PathLike) -> bool:
@@ -170,8 +174,12 @@ def is_parquet_dataset(folder: str | os.PathLike) -> bool:
     folder = Path(folder)
     if not folder.is_dir():
         return False
-    files = _dataset_files(folder)
-    if not files or any(f.suffix.lower() != ".parquet" for f in files):
+    files = []
+    for f in _iter_dataset_files(folder):  # stops at the first other file
+        if f.suffix.lower() != ".parquet":
+            return False
+        files.append(f)
+    if not files:
         return False
     if len(files) == 1:
         return True
