@@ -104,8 +104,6 @@ class Plan:
     skipped_files: list[SkippedFile] = field(default_factory=list)
     #: Every file the search saw (resolved), so no report replaces one of them.
     seen: set[Path] = field(default_factory=set)
-    #: True when a folder was given or a glob expanded (the bulk output applies).
-    bulk: bool = False
 
 
 @dataclass
@@ -253,7 +251,7 @@ def expand(paths: Sequence[str | os.PathLike], benchmark: str = "auto", *, exclu
     folder). A path that does not exist and matches nothing raises ``FileNotFoundError``."""
     if benchmark != "auto":
         benchmarks.get(benchmark)  # KeyError naming the known ones
-    plan = Plan(bulk=len(paths) != 1)
+    plan = Plan()
     excluded = Path(exclude).resolve() if exclude is not None else None
     for raw in paths:
         text = os.fspath(raw)
@@ -262,7 +260,6 @@ def expand(paths: Sequence[str | os.PathLike], benchmark: str = "auto", *, exclu
             matches = sorted(_glob.glob(text, recursive=True))
             if not matches:
                 raise FileNotFoundError(f"{text}: no path matches this pattern")
-            plan.bulk = True
             candidates = [Path(m) for m in matches]
         elif not p.exists():
             raise FileNotFoundError(f"{text}: path does not exist")
@@ -276,7 +273,6 @@ def expand(paths: Sequence[str | os.PathLike], benchmark: str = "auto", *, exclu
                     plan.jobs.append(Job(c, "gaia" if benchmark == "auto" else benchmark, None, c.resolve().name))
                     plan.seen.update(f.resolve() for f in _dataset_files(c))
                 else:
-                    plan.bulk = True
                     _search(c, benchmark, plan, excluded)
             else:
                 plan.seen.add(c.resolve())
