@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["BENCHMARKS", "Benchmark", "Detected", "detect", "get", "names"]
+__all__ = ["BENCHMARKS", "NON_RESULT", "UNSUPPORTED", "Benchmark", "Detected", "detect", "get", "names", "non_result", "unsupported"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,58 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="MMMU: multiple choice and open answers, per-subject report",
         ),
         Benchmark(
+            "mcq",
+            "gaia_fast.scorers.vlm.mcq",
+            {"benchmark": "mcq"},
+            # Upstream ImageMCQDataset names scored by mcq_vanilla_eval + report_acc.
+            datasets=(
+                r"MMStar(_MINI)?",
+                r"SEEDBench_IMG",
+                r"SEEDBench2(_Plus)?",
+                r"ScienceQA_(VAL|TEST)",
+                r"AI2D_(TEST|TEST_NO_MASK|MINI)",
+                r"RealWorldQA",
+                r"AesBench_(VAL|TEST)",
+                r"Q-Bench1_(VAL|TEST)",
+                r"A-Bench_(VAL|TEST)",
+                r"R-Bench-(Dis|Ref)",
+                r"MLLMGuard_DS",
+                r"BLINK",
+                r"TaskMeAnything_v1_imageqa_random",
+                r"A-OKVQA",
+                r"WorldMedQA-V",
+                r"VisOnlyQA-VLMEvalKit",
+                r"VStarBench",
+                r"PathMMU_(VAL|TEST)",
+                r"CMMU_MCQ",
+                r"MicroVQA",
+                r"SpatialEval",
+                r"MMMB_(ar|cn|en|pt|ru|tr)",
+            ),
+            description="Multiple choice (MMStar, SEEDBench, ScienceQA, AI2D, RealWorldQA, ...): can_infer (--variant, default classic) and report_acc",
+        ),
+        Benchmark(
+            "mmt-bench",
+            "gaia_fast.scorers.vlm.mcq",
+            {"benchmark": "mcq", "report": "mmt"},
+            datasets=(r"MMT-Bench_(ALL|VAL)(_MI)?",),
+            description="MMT-Bench: the mcq flow with report_acc_MMT (l2-categories as the mean of their categories, an ALL row)",
+        ),
+        Benchmark(
+            "mcq-circular",
+            "gaia_fast.scorers.vlm.mcq",
+            {"benchmark": "mcq-circular"},
+            # Upstream runs circularly every dataset whose lowercased name holds mmbench,
+            # ccbench, circular or mmcr.
+            datasets=(
+                r"MMBench(?![-_]Video)([-_][A-Za-z0-9]+)*",
+                r"CCBench",
+                r"MMCR",
+                r"[A-Za-z0-9-]+_circular",
+            ),
+            description="Circular multiple choice (MMBench, CCBench, *_circular): a question counts only when every rotation of its options is right",
+        ),
+        Benchmark(
             "omni3dbench",
             "gaia_fast.scorers.vlm.omni3d",
             datasets=(r"Omni3DBench",),
@@ -86,6 +138,58 @@ BENCHMARKS: dict[str, Benchmark] = {
         ),
     )
 }
+
+
+#: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
+UNSUPPORTED: dict[str, str] = {
+    r"MME|POPE|HallusionBench|AMBER": "yes/no questions (Y/N flow)",
+    r"ChartQA_TEST|TextVQA_VAL|OCRVQA_TEST(CORE)?|DocVQA_(VAL|TEST)|InfoVQA_(VAL|TEST)|GQA_TestDev_Balanced": "open VQA",
+    r"OCRBench(_v2)?": "OCR",
+    r"COCO_VAL": "captioning",
+    r"MathVista_MINI|MathVision(_MINI)?|MathVerse_MINI.*|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",
+    r"MMVet|LLaVABench|MMVP|MMSci_DEV_MCQ": "judge-scored or special report",
+}
+
+#: File names of VLMEvalKit's evaluation outputs and caches (not results to grade), with
+#: what they are.
+NON_RESULT: tuple[tuple[str, str], ...] = (
+    (r".*_acc\.(csv|xlsx|json)", "an accuracy report (_acc)"),
+    (r".*_result\.(xlsx|tsv|csv|json)", "a judged copy of the results (_<judge>_result)"),
+    (r".*_auxmatch\.(xlsx|tsv|csv)", "an answer-matching output (_auxmatch)"),
+    (r".*_score\.(csv|json|xlsx)", "a score report (_score)"),
+    (r".*_prefetch\.(xlsx|tsv|csv)", "a prefetch log (_prefetch)"),
+    (r".*_(supp|tmp|fine_grained|metrics|rating)\.(xlsx|tsv|csv|json)", "an evaluation side output"),
+    (r".*\.pkl", "a judge cache (.pkl)"),
+)
+
+
+def non_result(path: str | Path) -> str | None:
+    """What ``path`` is when it is an evaluation output or a judge cache, else None."""
+    name = Path(path).name
+    for rx, what in NON_RESULT:
+        if re.fullmatch(rx, name):
+            return what
+    return None
+
+
+def unsupported(path: str | Path) -> tuple[str, str, str] | None:
+    """``(model, dataset, reason)`` for a VLMEvalKit result file whose dataset has no flow
+    here: a known dataset (:data:`UNSUPPORTED`), or any ``{folder}_{dataset}`` name in a
+    model's folder. None when the name says nothing."""
+    p = Path(path)
+    if p.suffix.lower() not in _RESULT_EXT or non_result(p):
+        return None
+    parts = p.stem.split("_")
+    for i in range(1, len(parts)):
+        model, dataset = "_".join(parts[:i]), "_".join(parts[i:])
+        for rx, kind in UNSUPPORTED.items():
+            if re.fullmatch(rx, dataset):
+                return model, dataset, f"no grading flow yet for {dataset} ({kind})"
+    folder = p.parent.name
+    if folder and p.stem.startswith(folder + "_") and len(p.stem) > len(folder) + 1:
+        dataset = p.stem[len(folder) + 1 :]
+        return folder, dataset, f"no registered benchmark for dataset {dataset}"
+    return None
 
 
 def names() -> tuple[str, ...]:
@@ -119,7 +223,7 @@ def detect(path: str | Path) -> Detected | None:
     folder name when the stem starts with it (VLMEvalKit's ``outputs/<model>/``), else the
     part before the longest matching dataset suffix."""
     p = Path(path)
-    if p.suffix.lower() not in _RESULT_EXT:
+    if p.suffix.lower() not in _RESULT_EXT or non_result(p):
         return None
     stem = p.stem
     best: Detected | None = None

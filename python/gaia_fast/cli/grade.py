@@ -21,7 +21,10 @@ import polars as pl
 
 from gaia_fast.datasets.gaia import join_metadata, load_metadata, validate_submission
 from gaia_fast.cli._common import BadInput
+from gaia_fast.benchmarks import detect
+from gaia_fast.cli._many import grade_bulk
 from gaia_fast.cli.vlm import BENCHMARKS, grade_vlm
+from gaia_fast.grading.many import expand, is_metadata_folder, is_parquet_dataset, is_workspace
 from gaia_fast.frame import SCORERS
 from gaia_fast.io.readers import InputError, read_archive
 from gaia_fast.io.writers import table_format, write_comparison_csv, write_table
@@ -123,10 +126,10 @@ def _score_text(v: Any) -> str:
 @click.option("--submission", is_flag=True, help="Validate ARCHIVE as a leaderboard submission (needs --metadata).")
 @click.option(
     "--benchmark",
-    type=click.Choice(("gaia", *BENCHMARKS)),
-    default="gaia",
-    show_default=True,
-    help="What ARCHIVE holds: GAIA results, or a VLMEvalKit result file of this benchmark.",
+    type=click.Choice(("auto", "gaia", *BENCHMARKS)),
+    default=None,
+    help="What the archives hold: GAIA results, a VLMEvalKit benchmark, or auto (from each file name "
+    "{model}_{dataset}.xlsx). Default: gaia for one file, auto for a folder or several paths.",
 )
 @click.option("--variant", help="VLMEvalKit benchmarks: the reference version to reproduce (see the README).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deterministic MCQ fallback.")
@@ -135,6 +138,19 @@ def _score_text(v: Any) -> str:
 @click.option("--judge-cache/--no-judge-cache", default=True, show_default=True, help="Reuse judge replies from the on-disk cache.")
 @click.option("--save-judge-responses", type=click.Path(dir_okay=False, path_type=Path), help="Write every judge prompt and reply as JSONL.")
 @click.option("--acc", type=click.Path(dir_okay=False, path_type=Path), help="VLMEvalKit benchmarks: where to write the report (default ./<file stem>_acc.csv).")
+@click.option(
+    "--summary",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Several archives: write the one-row-per-archive table here (.csv or .parquet).",
+)
+@click.option(
+    "--report-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("gaia-fast-reports"),
+    show_default=True,
+    help="Several archives: folder for the per-archive reports (VLMEvalKit's names; answer_comparison.csv per GAIA run).",
+)
+@click.option("--jobs", type=click.IntRange(min=1), help="Several archives: how many to grade at once (default: the CPU count).")
 @click.option("--chunk-rows", type=click.IntRange(min=1), default=1_000_000, hidden=True)
 def grade(archives: tuple[Path, ...], **options: Any) -> None:
     """Grade result archives: files, globs and folders.
@@ -144,16 +160,36 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
     answer_comparison.csv) are detected; --prediction-col/--truth-col/--id-col map any
     other. Truth comes from the archive or from --metadata (joined on task id; tasks with
     no row in the archive count as missing).
+
+    Several paths, globs or a folder: every result file is graded (in parallel) and one row
+    per archive is printed. VLMEvalKit files {model}_{dataset}.xlsx/.tsv/.csv get their
+    benchmark from the dataset name; evaluation outputs (*_acc.csv, *_openai_result.xlsx,
+    *.pkl, ...) are skipped and listed; other files are GAIA archives (one --metadata for
+    all). Reports go to --report-dir; exit code 1 when an archive could not be graded.
     """
     if not archives:
         _grade_zypher(options["comparison"], options["as_json"])
         return
-    if len(archives) == 1:
-        if not archives[0].exists():
-            raise BadInput(f"{archives[0]}: path does not exist")
-        grade_archive(archives[0], **options)
+    summary, report_dir, jobs = options.pop("summary"), options.pop("report_dir"), options.pop("jobs")
+    benchmark = options["benchmark"]
+    one = archives[0]
+    if len(archives) == 1 and summary is None and (one.is_file() or is_workspace(one) or is_parquet_dataset(one) or is_metadata_folder(one)):
+        # One archive: today's output.
+        if benchmark == "auto":
+            found = detect(one) if one.is_file() else None
+            benchmark = found.benchmark.name if found else "gaia"
+        options["benchmark"] = benchmark or "gaia"
+        grade_archive(one, **options)
         return
-    raise click.UsageError("give one archive per call")
+    try:
+        plan = expand([str(a) for a in archives], benchmark or "auto", exclude=report_dir)
+    except FileNotFoundError as e:
+        raise BadInput(str(e)) from None
+    out_console, err = _consoles(options["as_json"])
+    with _library_warnings(err):
+        code = grade_bulk(plan, options, summary=summary, report_dir=report_dir, jobs=jobs, err=err, out=out_console)
+    if code:
+        sys.exit(code)
 
 
 def _grade_zypher(comparison: Path, as_json: bool) -> None:

@@ -10,7 +10,10 @@ Written from the spec with Python's own semantics, as the references use them:
   rule; realdata README §3.2). The regexes are the references' own, run with ``re``.
 * VMCBench's MMMU-style ``parse_multi_choice_response`` (§2.2), its row scoring (§2.1) and
   ``report_vmc_acc`` (§2.3, numpy rounding).
-* The LiveXivVQA item flow of ``ImageMCQDataset`` (§1.6) and ``report_acc``.
+* The LiveXivVQA item flow of ``ImageMCQDataset`` (§1.6) and ``report_acc``; the same
+  ``mcq_vanilla_eval`` flow grades every upstream ``ImageMCQDataset`` (``mcq``).
+* Upstream's circular evaluation ``mcq_circular_eval`` (MMBench, CCBench) and MMT-Bench's
+  ``report_acc_MMT``, written from VLMEvalKit's ``vlmeval/dataset/utils/multiple_choice.py``.
 
 Where the references draw an unseeded random letter, these twins return ``None`` (the
 parsers) or draw with :func:`fallback_index`, a seeded per-row hash that the native code
@@ -47,6 +50,9 @@ __all__ = [
     "fallback_index",
     "judge_prompt",
     "livexivvqa_item",
+    "MMT_ABBRS",
+    "mcq_circular_eval",
+    "report_acc_mmt",
     "mmmu_eval",
     "mmmu_open_match",
     "mmmu_sheets",
@@ -709,3 +715,125 @@ def mmmu_eval(rows: Sequence[Mapping[str, Any]], variant: str = "2023-12") -> di
         matches.append(m)
         hits.append(h)
     return mmmu_sheets(cats, mcs, matches, hits)
+
+
+# --------------------------------------------------------------------------------------
+# Circular evaluation (VLMEvalKit mcq_circular_eval / prefetch_sub_data / eval_sub_data)
+# --------------------------------------------------------------------------------------
+
+
+def mcq_circular_eval(
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    variant: str = "classic",
+    judge: Callable[[str], str] | None = None,
+    seed: int = 0,
+) -> dict[int, dict[str, Any]]:
+    """``mcq_circular_eval`` over rows ``{"index": int, "prediction", "answer", "A".."Z",
+    "question"?}``: one verdict per question, keyed by the question's index.
+
+    Rows are taken in index order. The rows whose ``index % 1_000_000`` equals ``i`` are
+    the rotations of question ``i``, whose own row has index ``i``; rotations whose question
+    has no row are not counted. For each question, ``can_infer`` reads every rotation in
+    order: the first one read as a letter other than its answer (``Z`` included) fails the
+    question; all read as their answers pass it; otherwise, with no judge, it fails, and with
+    a judge the unread rotations go through ``extract_answer_from_item`` in order until one
+    gives a wrong letter. Returns ``{index: {"hit": 0/1 or None (the reference raises),
+    "route", "fallback": a random draw decided a rotation}}``.
+    """
+    ordered = sorted(rows, key=lambda r: r["index"])
+    groups: dict[int, list[Mapping[str, Any]]] = {}
+    for r in ordered:
+        groups.setdefault(r["index"] % 1_000_000, []).append(r)
+    out: dict[int, dict[str, Any]] = {}
+    for r in ordered:
+        idx = r["index"]
+        if idx != idx % 1_000_000:
+            continue
+        sub = groups[idx]
+        gt = [s["answer"] for s in sub]
+        pred = []
+        verdict: dict[str, Any] | None = None
+        for s in sub:
+            choices = {ch: s[ch] for ch in _LETTERS if ch in s and not _isna(s[ch])}
+            p = can_infer(str(s["prediction"]) if not _isna(s["prediction"]) else "nan", choices, variant)
+            pred.append(p)
+            if p and p != s["answer"]:
+                verdict = {"hit": 0, "route": "prefetch_wrong", "fallback": False}
+                break
+        if verdict is None and all(g == p for g, p in zip(gt, pred)):
+            verdict = {"hit": 1, "route": "prefetch_right", "fallback": False}
+        if verdict is None and judge is None:
+            verdict = {"hit": 0, "route": "exact_matching", "fallback": False}
+        if verdict is None:
+            fallback = False
+            verdict = {"hit": 1, "route": "judge_right", "fallback": False}
+            for s, p in zip(sub, pred):
+                if p:
+                    continue
+                options = {ch: s[ch] for ch in _LETTERS if ch in s}
+                item = livexivvqa_item(
+                    s["prediction"], options, s["answer"], variant=variant, judge=judge, question=s.get("question"), seed=seed, key=str(s["index"])
+                )
+                if item["route"] == "error":
+                    verdict = {"hit": None, "route": "error", "fallback": False}
+                    break
+                fallback = fallback or item["route"] == "random_fallback"
+                if item["opt"] != s["answer"]:
+                    verdict = {"hit": 0, "route": "judge_wrong", "fallback": fallback}
+                    break
+                verdict = {"hit": 1, "route": "judge_right", "fallback": fallback}
+        out[idx] = verdict
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# report_acc_MMT (VLMEvalKit multiple_choice.py)
+# --------------------------------------------------------------------------------------
+
+MMT_ABBRS = {
+    "visual_recognition": "VR", "localization": "Loc", "ocr": "OCR", "counting": "Count",
+    "hallucination": "HLN", "image_retrieval": "IR", "threed": "3D", "visual_captioning": "VC",
+    "visual_grounding": "VG", "doc_understanding": "DU", "action_recognition": "AR",
+    "pixel_level_perception": "PLP", "image-to-image_translation": "I2IT", "relation_reasoning": "RR",
+    "intelligence_quotient_test": "IQT", "emotion": "Emo", "visual_illusion": "VI",
+    "meme_understanding": "MemU", "visual_prompt_understanding": "VPU", "anomaly_detection": "AND",
+    "keypoint_detection": "KD", "visual_commonsense_reasoning": "VCR", "image_evaluation_judgement": "IEJ",
+    "multiple_image_analysis": "MIA", "cross_image_matching": "CIM", "temporal_understanding": "TU",
+    "visual_code": "VP", "medical_understanding": "MedU", "autonomous_driving": "AUD",
+    "discipline_knowledge_reasoning": "DKR", "embodied_ai": "EA", "gui_navigation": "GN",
+}  # fmt: skip
+
+
+def report_acc_mmt(rows: Sequence[Mapping[str, Any]]) -> tuple[list[Any], dict[str, list[float]] | None]:
+    """``report_acc_MMT`` over rows in the reference's order (sorted by index) with ``hit``,
+    ``split``?, ``category``, ``l2-category``: ``(row labels, {column: values})``; the
+    labels are the splits (sorted) then ``"ALL"``. ``None`` where the reference raises
+    (an abbreviation column left without values: pandas' unequal-length error)."""
+    has_split = any("split" in r for r in rows)
+    split_of = (lambda r: r.get("split")) if has_split else (lambda r: "none")
+    splits = sorted({split_of(r) for r in rows}, key=lambda s: (s is None, s))
+
+    def mean(sub: list[Mapping[str, Any]]) -> float:
+        return sum(int(r["hit"]) for r in sub) / len(sub) if sub else math.nan
+
+    def per_split(sub: list[Mapping[str, Any]]) -> list[float]:
+        return [mean([r for r in sub if split_of(r) == sp]) for sp in splits] + [mean(sub)]
+
+    res: dict[str, list[float]] = {"Overall": per_split(list(rows))}
+    for name in MMT_ABBRS.values():
+        res[name] = []
+    if any("category" in r for r in rows):
+        for ab in sorted({r.get("category") for r in rows if r.get("category") is not None}):
+            res[ab] = per_split([r for r in rows if r.get("category") == ab])
+    if any("l2-category" in r for r in rows):
+        for ab in sorted({r.get("l2-category") for r in rows if r.get("l2-category") is not None}):
+            subtasks: list[Any] = []
+            for r in rows:
+                if r.get("l2-category") == ab and r.get("category") not in subtasks:
+                    subtasks.append(r.get("category"))
+            accs = [per_split([r for r in rows if r.get("category") == t]) for t in subtasks]
+            res[MMT_ABBRS.get(ab, ab)] = [sum(a[i] for a in accs) / len(accs) for i in range(len(splits) + 1)]
+    if any(len(v) != len(splits) + 1 for v in res.values()):
+        return [*splits, "ALL"], None
+    return [*splits, "ALL"], res

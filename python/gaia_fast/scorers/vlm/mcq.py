@@ -55,6 +55,8 @@ BENCHMARKS = {
     "livexivvqa": "livexivvqa",
     "mmmu": "mmmu",
     "mmmu_dev_val": "mmmu",
+    "mcq": "mcq",
+    "mcq-circular": "mcq-circular",
 }
 #: ``can_infer`` versions (``specs/vlmevalkit.md`` §0).
 VARIANTS = _twin.VARIANTS
@@ -433,10 +435,13 @@ def _judge_rows(
     return out, counts
 
 
-def _grade_livexivvqa(frame: pl.DataFrame, variant: str, seed: int, judge: Judge | None, log: bool) -> GradeResult:
+def _grade_livexivvqa(
+    frame: pl.DataFrame, variant: str, seed: int, judge: Judge | None, log: bool, benchmark: str = "livexivvqa", report: str = "acc"
+) -> GradeResult:
+    """``mcq_vanilla_eval`` row by row, then ``report_acc`` (``report="mmt"``: ``report_acc_MMT``)."""
     cols = _column_map(frame, lower=True)
-    _require(cols, "prediction", "livexivvqa")
-    _require(cols, "answer", "livexivvqa")
+    _require(cols, "prediction", benchmark)
+    _require(cols, "answer", benchmark)
     letters = [ch for ch in _LETTERS if ch in cols]
     n = frame.height
     parsed = _native_rows(frame, cols, letters, "can_infer", variant, seed)
@@ -507,8 +512,17 @@ def _grade_livexivvqa(frame: pl.DataFrame, variant: str, seed: int, judge: Judge
 
     ok_mask = ~work["_crash"]
     ok = work.filter(ok_mask)
-    report, report_error = _report_acc(frame, cols, work["score"], ok_mask)
-    stats = _fallback_stats(ok, n, "livexivvqa", variant, seed)
+    if report == "mmt":
+        report, report_error = _report_acc_mmt(frame, cols, work["score"], ok_mask)
+    else:
+        report, report_error = _report_acc(frame, cols, work["score"], ok_mask)
+    stats = _fallback_stats(ok, n, benchmark, variant, seed)
+    if "index" in cols:
+        dup = int(frame[cols["index"]].is_duplicated().sum())
+        if dup:
+            # Upstream keys its results and its answer map by index: rows sharing one get
+            # one verdict, and the dataset's answer of the last of them.
+            stats["duplicate_index_rows"] = dup
     stats["routes"] = dict(sorted(work.group_by("route").len().iter_rows()))
     stats["judge"] = judge is not None
     stats.update(stats_extra)
@@ -553,6 +567,262 @@ def _report_acc(frame: pl.DataFrame, cols: dict[str, str], score: pl.Series, kee
     table = {"split": pl.Series("split", splits, pl.String)}
     table.update({c: pl.Series(c, v, pl.Float64) for c, v in res.items()})
     return pl.DataFrame(list(table.values())), error
+
+
+#: ``report_acc_MMT``'s abbreviations of the ``l2-category`` names, in its column order.
+MMT_ABBRS = {
+    "visual_recognition": "VR", "localization": "Loc", "ocr": "OCR", "counting": "Count",
+    "hallucination": "HLN", "image_retrieval": "IR", "threed": "3D", "visual_captioning": "VC",
+    "visual_grounding": "VG", "doc_understanding": "DU", "action_recognition": "AR",
+    "pixel_level_perception": "PLP", "image-to-image_translation": "I2IT", "relation_reasoning": "RR",
+    "intelligence_quotient_test": "IQT", "emotion": "Emo", "visual_illusion": "VI",
+    "meme_understanding": "MemU", "visual_prompt_understanding": "VPU", "anomaly_detection": "AND",
+    "keypoint_detection": "KD", "visual_commonsense_reasoning": "VCR", "image_evaluation_judgement": "IEJ",
+    "multiple_image_analysis": "MIA", "cross_image_matching": "CIM", "temporal_understanding": "TU",
+    "visual_code": "VP", "medical_understanding": "MedU", "autonomous_driving": "AUD",
+    "discipline_knowledge_reasoning": "DKR", "embodied_ai": "EA", "gui_navigation": "GN",
+}  # fmt: skip
+
+
+def _index_order(frame: pl.DataFrame, cols: dict[str, str]) -> pl.Series:
+    """Row positions in upstream's evaluation order (``sort_values(by="index")``, the index
+    as int where every cell reads as one)."""
+    if "index" not in cols:
+        return pl.Series(range(frame.height), dtype=pl.UInt32)
+    idx = frame[cols["index"]]
+    as_int = _text(idx).str.strip_chars().cast(pl.Int64, strict=False)
+    key = as_int if as_int.null_count() == idx.null_count() else _text(idx)
+    return pl.DataFrame({"k": key}).with_row_index("i").sort("k", maintain_order=True)["i"]
+
+
+def _report_acc_mmt(frame: pl.DataFrame, cols: dict[str, str], score: pl.Series, keep: pl.Series) -> tuple[pl.DataFrame, str | None]:
+    """VLMEvalKit ``report_acc_MMT``: a row per split and an ``ALL`` row; ``Overall``, the 32
+    ``l2-category`` abbreviations (each the mean of its categories' accuracies), then every
+    ``category``."""
+    order = _index_order(frame, cols)
+    data = {"hit": score.cast(pl.Int64)}
+    for name in ("split", "l2-category", "category"):
+        if name in cols:
+            data[name] = _text(frame[cols[name]])
+    df = pl.DataFrame(data).filter(keep)
+    keep_order = keep.gather(order)
+    df_sorted = pl.DataFrame(data).gather(order).filter(keep_order)
+    if "split" in cols:
+        splits = sorted(set(df["split"].to_list()), key=lambda s: (s is None, s or ""))
+    else:
+        df = df.with_columns(pl.lit("none").alias("split"))
+        splits = ["none"]
+    n_rows = len(splits) + 1
+
+    def mean(sub: pl.DataFrame) -> float:
+        return float(sub["hit"].sum()) / sub.height if sub.height else math.nan
+
+    def per_split(sub: pl.DataFrame) -> list[float]:
+        return [mean(sub.filter(pl.col("split") == sp)) for sp in splits] + [mean(sub)]
+
+    res: dict[str, list[float]] = {"Overall": per_split(df)}
+    res.update({abbr: [] for abbr in MMT_ABBRS.values()})
+    error = None
+    if "category" in df.columns:
+        for ab in sorted(v for v in set(df["category"].to_list()) if v is not None):
+            res[ab] = per_split(df.filter(pl.col("category") == ab))
+    if "l2-category" in df.columns and "category" in df.columns:
+        for ab in sorted(v for v in set(df["l2-category"].to_list()) if v is not None):
+            subs = df_sorted.filter(pl.col("l2-category") == ab)["category"].unique(maintain_order=True).to_list()
+            accs = [per_split(df.filter(pl.col("category") == t)) for t in subs]
+            values = []
+            for i in range(n_rows):
+                total = 0  # Python sum(): left to right from int 0
+                for a in accs:
+                    total += a[i]
+                values.append(total / len(accs))
+            res[MMT_ABBRS.get(ab, ab)] = values
+    for name, values in res.items():
+        if len(values) != n_rows:
+            error = error or f"ValueError: All arrays must be of the same length (no rows for {name!r})"
+            res[name] = [math.nan] * n_rows
+    table = [pl.Series("split", [*splits, "ALL"], pl.String)]
+    table += [pl.Series(c, v, pl.Float64) for c, v in res.items()]
+    return pl.DataFrame(table), error
+
+
+# --------------------------------------------------------------------------------------
+# Circular evaluation (MMBench, CCBench, ...: mcq_circular_eval)
+# --------------------------------------------------------------------------------------
+
+_CIRCULAR = 1_000_000
+
+
+def _grade_circular(frame: pl.DataFrame, variant: str, seed: int, judge: Judge | None) -> GradeResult:
+    """``mcq_circular_eval``: the rows whose index is ``i + k * 1_000_000`` are rotations of
+    question ``i`` (whose own row has index ``i``). A question is right when every rotation's
+    letter equals its answer: ``can_infer`` on each rotation in index order; the first
+    rotation read as a wrong letter (``Z`` included) fails it; all read right passes it;
+    otherwise the unread rotations go to the judge (none: the question fails). The report is
+    ``report_acc`` over the questions' own rows."""
+    cols = _column_map(frame, lower=True)
+    for name in ("prediction", "answer", "index"):
+        _require(cols, name, "mcq-circular")
+    letters = [ch for ch in _LETTERS if ch in cols]
+    n = frame.height
+    raw_index = frame[cols["index"]]
+    index = _text(raw_index).str.strip_chars().cast(pl.Int64, strict=False)
+    bad = (index.is_null() & raw_index.is_not_null()) | raw_index.is_null()
+    if bad.any():
+        row = int(bad.arg_true()[0])
+        raise ValueError(f"mcq-circular: row {row + 2}: index {raw_index[row]!r} is not an integer (upstream: int(index))")
+    parsed = _native_rows(frame, cols, letters, "can_infer", variant, seed)
+    answer = _text(frame[cols["answer"]])
+    work = pl.DataFrame(
+        {
+            "_row": pl.Series(range(n), dtype=pl.Int64),
+            "index": index,
+            "group": ((index % _CIRCULAR) + _CIRCULAR) % _CIRCULAR,
+            "pred": parsed["parsed"],
+            "rule": parsed["rule"],
+            "answer": answer,
+        }
+    ).sort("index", maintain_order=True)
+    work = work.with_columns(
+        (pl.col("index") == pl.col("group")).alias("main"),
+        (pl.col("pred").is_not_null() & (pl.col("pred") != pl.col("answer")).fill_null(True)).alias("wrong"),
+        (pl.col("pred") == pl.col("answer")).fill_null(False).alias("right"),
+    )
+    mains = work.filter(pl.col("main")).select("group")
+    if mains["group"].is_duplicated().any():
+        dup = mains.filter(pl.col("group").is_duplicated())["group"][0]
+        raise ValueError(f"mcq-circular: index {dup} occurs more than once")
+    members = work.join(mains, on="group", how="semi")
+    groups = members.group_by("group", maintain_order=True).agg(
+        pl.len().alias("rotations"),
+        pl.col("wrong").any().alias("any_wrong"),
+        pl.col("right").all().alias("all_right"),
+        pl.col("wrong").arg_max().alias("first_wrong"),
+    )
+    groups = groups.with_columns(
+        pl.when(pl.col("any_wrong"))
+        .then(pl.lit("prefetch_wrong"))
+        .when(pl.col("all_right"))
+        .then(pl.lit("prefetch_right"))
+        .otherwise(pl.lit("exact_matching"))
+        .alias("route"),
+        pl.when(pl.col("all_right") & ~pl.col("any_wrong")).then(1).otherwise(0).alias("hit"),
+        pl.lit(False).alias("fallback"),
+        pl.lit(None, pl.String).alias("judge_reason"),
+    )
+    stats_extra: dict[str, Any] = {}
+    if judge is not None:
+        undecided = groups.filter(pl.col("route") == "exact_matching")["group"].to_list()
+        counts = {"judge_calls": 0, "judge_api_failures": 0, "judge_exceptions": 0, "judge_unparsed": 0}
+        verdicts: dict[int, tuple[str, int, bool, str]] = {}
+        by_group = members.filter(pl.col("group").is_in(undecided)).partition_by("group", as_dict=True, maintain_order=True)
+        option_cols = {ch: _text(frame[cols[ch]]) for ch in letters}
+        questions = _text(frame[cols["question"]]) if "question" in cols else None
+        preds = _text(frame[cols["prediction"]]).fill_null("nan")
+        for g in undecided:
+            rotations = by_group[(g,)]
+            verdict = ("judge_right", 1, False, "judge: every rotation the matcher left open was judged right")
+            for r in rotations.iter_rows(named=True):
+                if r["pred"] is not None:
+                    continue  # read right by the matcher (a wrong read fails before the judge)
+                i = r["_row"]
+                choices = {ch: option_cols[ch][i] for ch in letters if option_cols[ch][i] is not None}
+                judged, c = _judge_rows(
+                    [0], [preds[i]], None if questions is None else [questions[i]], lambda _j: choices, [str(r["index"])], judge, variant, seed
+                )
+                for k, v in c.items():
+                    counts[k] += v
+                res = judged[0]
+                if res["route"] == "error":
+                    verdict = ("error", 0, False, res["reason"])
+                    break
+                fallback = verdict[2] or res["route"] == "random_fallback"
+                if res["opt"] != r["answer"]:
+                    verdict = ("judge_wrong", 0, fallback, f"rotation index {r['index']}: {res['reason']}; not the answer {r['answer']}")
+                    break
+                verdict = ("judge_right", 1, fallback, verdict[3])
+            verdicts[g] = verdict
+        stats_extra.update(counts)
+        if verdicts:
+            patch = pl.DataFrame(
+                {
+                    "group": list(verdicts),
+                    "_route": [v[0] for v in verdicts.values()],
+                    "_hit": [v[1] for v in verdicts.values()],
+                    "_fallback": [v[2] for v in verdicts.values()],
+                    "_reason": [v[3] for v in verdicts.values()],
+                },
+                schema={"group": pl.Int64, "_route": pl.String, "_hit": pl.Int32, "_fallback": pl.Boolean, "_reason": pl.String},
+            )
+            groups = groups.join(patch, on="group", how="left").with_columns(
+                pl.coalesce("_route", "route").alias("route"),
+                pl.coalesce(pl.col("_hit"), pl.col("hit")).alias("hit"),
+                pl.coalesce("_fallback", "fallback").alias("fallback"),
+                pl.col("_reason").alias("judge_reason"),
+            ).drop("_route", "_hit", "_fallback", "_reason")
+    # Per input row: its question's verdict.
+    wrong_index = members.filter(pl.col("wrong")).group_by("group", maintain_order=True).agg(pl.col("index").first().alias("wrong_index"))
+    groups = groups.join(wrong_index, on="group", how="left")
+    reason = (
+        pl.when(pl.col("route") == "prefetch_wrong")
+        .then(pl.concat_str([pl.lit("circular: rotation index "), pl.col("wrong_index").cast(pl.String), pl.lit(" is read as a wrong letter")]))
+        .when(pl.col("route") == "prefetch_right")
+        .then(pl.concat_str([pl.lit("circular: all "), pl.col("rotations").cast(pl.String), pl.lit(f" rotations read right ({variant} can_infer)")]))
+        .when(pl.col("route") == "exact_matching")
+        .then(pl.lit(f"circular: some rotation has no letter ({variant} can_infer) and there is no judge, so the question fails (as the reference)"))
+        .otherwise(pl.col("judge_reason"))
+    )
+    groups = groups.with_columns(reason.alias("reason"))
+    per_row = work.join(groups.select("group", "hit", "route", "reason"), on="group", how="left").sort("_row")
+    counted = per_row["route"].is_not_null()
+    out = per_row.select(
+        pl.col("pred").alias("extracted"),
+        pl.col("group").alias("circular_group"),
+        pl.when(pl.col("route").is_not_null() & (pl.col("route") != "error")).then(pl.col("hit").cast(pl.Float64)).alias("score"),
+        pl.when(pl.col("route").is_null())
+        .then(pl.lit("not_counted"))
+        .when(pl.col("route") == "error")
+        .then(pl.lit("error"))
+        .otherwise(pl.lit("ok"))
+        .alias("status"),
+        pl.when(pl.col("route").is_null())
+        .then(
+            pl.concat_str(
+                [pl.lit("not counted: no row has index "), pl.col("group").cast(pl.String), pl.lit(" (this rotation's question); upstream ignores it")]
+            )
+        )
+        .otherwise(pl.col("reason"))
+        .alias("reason"),
+    )
+    rows = frame.with_columns(out.get_columns())
+    main_rows = per_row["main"] & counted
+    ok_main = main_rows & (per_row["route"] != "error")
+    hits = per_row["hit"].fill_null(0).cast(pl.Float64)
+    report, report_error = _report_acc(frame, cols, hits, ok_main)
+    scored = groups.filter(pl.col("route") != "error")
+    questions_n = scored.height
+    correct = int(scored["hit"].sum()) if questions_n else 0
+    fb_correct = int(scored.filter(pl.col("fallback"))["hit"].sum()) if questions_n else 0
+    stats: dict[str, Any] = {
+        "benchmark": "mcq-circular",
+        "variant": variant,
+        "seed": seed,
+        "rows": n,
+        "questions": questions_n,
+        "tasks": questions_n,
+        "correct": correct,
+        "accuracy": _rate(correct, questions_n),
+        "accuracy_no_fallback": _rate(correct - fb_correct, questions_n),
+        "fallback_questions": int(scored["fallback"].sum()) if questions_n else 0,
+        "routes": dict(sorted(groups.group_by("route").len().iter_rows())),
+        "rotations": dict(sorted(groups.group_by("rotations").len().iter_rows())),
+        "not_counted_rows": int((~counted).sum()),
+        "judge": judge is not None,
+        "crashed_rows": int((per_row["route"] == "error").sum()),
+    }
+    stats.update(stats_extra)
+    stats["reference_error"] = report_error or ("the reference raises on some questions (status 'error')" if stats["crashed_rows"] else None)
+    return GradeResult(rows=rows, report=report, stats=stats)
 
 
 # --------------------------------------------------------------------------------------
@@ -649,11 +919,22 @@ def grade(
     judge: Judge | None = None,
     log: bool = False,
     missing_sources: str = "null",
+    report: str = "acc",
 ) -> GradeResult:
     """Grade a VLMEvalKit result table (``{model}_{dataset}.xlsx/.tsv/.csv`` read with polars).
 
-    ``benchmark``: ``"vmcbench"`` (also ``VMCBench_DEV``/``VMCBench_TEST``), ``"livexivvqa"``
-    or ``"mmmu"`` (also ``MMMU_DEV_VAL``).
+    ``benchmark``: ``"vmcbench"`` (also ``VMCBench_DEV``/``VMCBench_TEST``), ``"livexivvqa"``,
+    ``"mmmu"`` (also ``MMMU_DEV_VAL``), ``"mcq"`` or ``"mcq-circular"``.
+
+    * ``mcq`` is the ``livexivvqa`` flow (``mcq_vanilla_eval`` + ``report_acc``) for any
+      upstream ``ImageMCQDataset`` archive (MMStar, SEEDBench, ScienceQA, AI2D, ...), with the
+      ``classic`` matcher by default; ``report="mmt"`` gives MMT-Bench's ``report_acc_MMT``.
+    * ``mcq-circular`` is ``mcq_circular_eval`` (MMBench, CCBench, ``*_circular``): rows with
+      index ``i + k * 1_000_000`` are rotations of question ``i``; a question counts as right
+      only when every rotation is. Needs an integer ``index`` column. ``rows`` adds
+      ``circular_group``; every row carries its question's ``score``; rotations whose
+      question has no row are ``status="not_counted"``. ``report`` is ``report_acc`` over the
+      questions' own rows; ``stats`` has ``questions``, ``correct`` and the route counts.
 
     * ``vmcbench`` needs ``prediction``, ``answer``, options ``A``..``I`` and ``category``.
       No judge, no variants. ``report`` is ``report_vmc_acc``'s one row (×100, numpy
@@ -705,9 +986,17 @@ def grade(
         if judge is not None:
             raise ValueError("mmmu (MMMU_eval) uses no judge (its reference has none)")
         return _grade_mmmu(frame, variant, seed)
-    variant = "dcvlr" if variant is None else variant
+    if report not in ("acc", "mmt"):
+        raise ValueError(f"report must be 'acc' or 'mmt', not {report!r}")
+    # Upstream VLMEvalKit's archives were scored by the classic matcher (2024-03 .. 2025-08);
+    # LiveXivVQA exists only in the DCVLR fork.
+    variant = ("dcvlr" if bench == "livexivvqa" else "classic") if variant is None else variant
     if variant not in _LIVEXIV_VARIANTS:
         raise ValueError(
-            f"unknown can_infer variant {variant!r} for livexivvqa; expected one of {', '.join(map(repr, _LIVEXIV_VARIANTS))}"
+            f"unknown can_infer variant {variant!r} for {bench}; expected one of {', '.join(map(repr, _LIVEXIV_VARIANTS))}"
         )
-    return _grade_livexivvqa(frame, variant, seed, judge, log)
+    if bench == "mcq-circular":
+        if log:
+            raise ValueError("mcq-circular keeps no per-row log")
+        return _grade_circular(frame, variant, seed, judge)
+    return _grade_livexivvqa(frame, variant, seed, judge, log, benchmark=bench, report=report)
