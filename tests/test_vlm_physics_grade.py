@@ -92,7 +92,7 @@ def test_item_vectors(pool, variant, judge, key):
 
 def test_head_ground_truth_lists_match_vectors():
     for r in ITEMS:
-        assert ph._twin.head_ground_truths(r["answer"]) == r["head_gts"]
+        assert ph.head_ground_truths(r["answer"]) == r["head_gts"]
 
 
 def test_default_variant(pool):
