@@ -150,3 +150,35 @@ def test_judge_dying_mid_run_then_rerun_asks_only_what_failed(archive, tmp_path)
     assert "judge_error" not in rows["status"].to_list()
     stats = json.loads(second.stdout)["stats"]["judge_client"]
     assert stats["cache_hits"] >= 30 and stats["failures"] == 0
+
+
+def test_livexivvqa_rows_with_a_dead_judge_are_judge_error(tmp_path):
+    """The MCQ judge path: rows can_infer leaves to the judge, with the judge down, get the
+    reference's seeded fallback but status judge_error, and the command exits 1."""
+    frame = pl.DataFrame(
+        {
+            "index": [1, 2, 3],
+            "question": ["Which?", "Which?", "Which?"],
+            "A": ["red", "red", "red"],
+            "B": ["blue", "blue", "blue"],
+            "answer": ["A", "B", "A"],
+            "prediction": ["A", "I cannot tell", "no idea at all"],
+        }
+    )
+    path = tmp_path / "m_LiveXivVQA.xlsx"
+    frame.write_excel(path)
+    with JudgeServer(ok_first=0) as server:
+        cmd = [sys.executable, "-m", "gaia_fast.cli", "grade", str(path), "--benchmark", "livexivvqa", "--variant", "classic"]
+        cmd += ["--judge-model", "m", "--judge-base-url", server.url, "--acc", str(tmp_path / "acc.csv"), "--out", str(tmp_path / "rows.parquet"), "--json"]
+        env = {**os.environ, "OPENAI_API_KEY": "test", "XDG_CACHE_HOME": str(tmp_path / "cache")}
+        start = time.monotonic()
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+        elapsed = time.monotonic() - start
+    assert proc.returncode == 1, proc.stderr
+    rows = pl.read_parquet(tmp_path / "rows.parquet")
+    assert rows["status"].to_list() == ["ok", "judge_error", "judge_error"]
+    assert all(r.startswith("judge_error: JudgeError: ") and "random_fallback" in r for r in rows["reason"][1:])
+    stats = json.loads(proc.stdout)["stats"]
+    assert stats["status"]["judge_error"] == 2 and stats["judge_exceptions"] == 6
+    # the breaker opens at the 5th failed request: the other 5 calls never reach the server
+    assert server.count == 5 and elapsed < 120
