@@ -472,6 +472,10 @@ def grade(
 
     ``judge=None``: pairs that would go to the judge count as not equivalent and their
     rows get status ``no_judge`` (except ``dcvlr``, which upstream runs without one).
+    A judge call that raises (or returns a non-str) counts as not equivalent, as upstream's
+    ``is_equiv`` has it, and its row gets status ``judge_error`` with the first failure's
+    message at the start of ``reason``; a failed prompt is not remembered (a later row
+    asks again); ``stats["judge_failures"]`` counts the failed calls.
     ``seed`` is unused (nothing here is random). ``judge_cache=False`` asks the judge
     again for a repeated prompt, as upstream does. ``pool``: the SymPy worker pool (a
     shared one by default); ``standardize_timeout``/``compare_timeout``: upstream's 10 s /
