@@ -710,7 +710,8 @@ async def run(
     ``tracing``: True for OpenTelemetry spans from the global tracer provider, or a
     ``Tracer`` to use; needs the ``otel`` extra. Raises ValueError on duplicate task ids
     or bad arguments, OSError when ``out`` cannot be written (the run stops: results that
-    cannot be saved would be lost)."""
+    cannot be saved would be lost), :class:`RunInterrupted` on SIGINT/SIGTERM (every
+    finished task is in ``out``)."""
     tasks = list(tasks)
     for t in tasks:
         if not isinstance(t, Task):
