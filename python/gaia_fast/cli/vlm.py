@@ -177,8 +177,8 @@ def _exit_on_judge_errors(judge_errors: tuple, err: Console) -> None:
 
 
 class _JudgeBar:
-    """A rich progress line for judge work on stderr, driven by :class:`JudgeEvent`\ s
-    from the judge's threads (rich's Progress is thread-safe)."""
+    """A rich progress line for judge work on stderr, driven by the judge events
+    (:class:`JudgeEvent`) from the judge's threads (rich's Progress is thread-safe)."""
 
     def __init__(self, console: Console) -> None:
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
