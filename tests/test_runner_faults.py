@@ -241,17 +241,27 @@ def test_agent_keyboard_interrupt_is_not_a_run_interrupt_but_sigint_still_is(wor
 
 
 def test_sigterm_with_a_custom_handler_is_left_alone(work):
-    """A program that handles SIGTERM itself keeps its handler during a run."""
-    code = SCRIPT.replace(
-        "run_sync(",
-        "import signal\nseen = []\nsignal.signal(signal.SIGTERM, lambda s, f: seen.append(s))\n"
-        "import os, threading\nthreading.Timer(0.2, os.kill, (os.getpid(), signal.SIGTERM)).start()\nrun_sync(",
-    ).replace('print("finished", flush=True)', 'print("finished", seen, flush=True)')
-    out = work / "r.jsonl"
-    proc = subprocess.run([sys.executable, "-c", code, str(work), "slow_agent", str(out), "20", "-"], capture_output=True, text=True, timeout=120)
+    """A program that handles SIGTERM itself keeps its handler during a run: the signal
+    (sent by an agent half way) reaches it and the run goes on."""
+    code = (
+        "import os, signal, time\n"
+        "from gaia_fast.harness import Task\n"
+        "from gaia_fast.harness.runner import run_sync\n"
+        "seen = []\n"
+        "signal.signal(signal.SIGTERM, lambda s, f: seen.append(s))\n"
+        "def agent(task):\n"
+        "    if task.task_id == 't5':\n"
+        "        os.kill(os.getpid(), signal.SIGTERM)\n"
+        "        time.sleep(0.2)\n"
+        "    return task.answer\n"
+        "tasks = [Task(f't{i}', 'q', str(i)) for i in range(20)]\n"
+        "run_sync(agent, tasks, parallel=3, out='r.jsonl')\n"
+        "print('finished', seen, flush=True)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=work, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert f"finished [{int(signal.SIGTERM)}]" in proc.stdout
-    assert len(read_results(out)) == 20
+    assert len(read_results(work / "r.jsonl")) == 20
 
 
 @pytest.mark.skipif(os.name != "posix", reason="signals")
