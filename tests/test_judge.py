@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 import socket
+import struct
 import threading
 import time
-import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -253,7 +253,7 @@ def test_cache_hit_makes_no_request(llm, tmp_path):
     other = OpenAIJudge("judge-model", "http://127.0.0.1:9/v1", "other-key", cache_dir=tmp_path / "cache")
     assert other.ask("Is 2 = 2.0?").cached
     assert server.count == 1
-    assert judge.stats == {"requests": 1, "cache_hits": 2, "retries": 0, "failures": 0}
+    assert judge.stats == {"requests": 1, "cache_hits": 2, "retries": 0, "failures": 0, "failed_fast": 0}
 
     files = list((tmp_path / "cache").rglob("*.json"))
     assert len(files) == 1
@@ -322,7 +322,7 @@ def test_retry_on_500_then_success(llm):
 
 def test_retry_on_429_honours_retry_after(llm, monkeypatch):
     waits: list[float] = []
-    monkeypatch.setattr(judge_mod, "time", types.SimpleNamespace(sleep=waits.append))
+    monkeypatch.setattr(judge_mod, "_sleep", lambda breaker, seconds: waits.append(seconds))
     server = llm(sequence(Canned(status=429, headers={"Retry-After": "0"}), Canned(status=429, headers={"Retry-After": "0.05"}), Canned()))
     judge = make_judge(server, retries=5, backoff=10.0)  # Retry-After wins over the (large) backoff
     assert judge("q") == "echo:q"
@@ -332,7 +332,7 @@ def test_retry_on_429_honours_retry_after(llm, monkeypatch):
 
 def test_exponential_backoff_with_jitter(llm, monkeypatch):
     waits: list[float] = []
-    monkeypatch.setattr(judge_mod, "time", types.SimpleNamespace(sleep=waits.append))
+    monkeypatch.setattr(judge_mod, "_sleep", lambda breaker, seconds: waits.append(seconds))
     server = llm(sequence(Canned(status=503)))
     judge = make_judge(server, retries=3, backoff=0.01)
     with pytest.raises(JudgeError) as info:
@@ -390,7 +390,7 @@ def test_connection_refused_is_retried(clean_env):
     with pytest.raises(JudgeError, match="connection error") as info:
         judge("q")
     assert info.value.attempts == 3
-    assert judge.stats == {"requests": 3, "cache_hits": 0, "retries": 2, "failures": 1}
+    assert judge.stats == {"requests": 3, "cache_hits": 0, "retries": 2, "failures": 1, "failed_fast": 0}
 
 
 # -- concurrency and batches ------------------------------------------------------------
@@ -559,3 +559,164 @@ def test_save_responses(tmp_path):
     assert out.read_text(encoding="utf-8") == ""
     with pytest.raises(TypeError):
         save_responses([{"prompt": "x"}], out)  # type: ignore[list-item]
+
+
+# -- fault bounds: circuit breaker, max_wait, events -----------------------------------
+
+
+def test_empty_choices_is_an_error_not_retried(llm):
+    server = llm(sequence(Canned(raw=b'{"choices": []}')))
+    judge = make_judge(server, retries=3)
+    with pytest.raises(JudgeError, match="not a chat completion"):
+        judge("q")
+    assert server.count == 1
+
+
+def test_connection_reset_is_retried(clean_env):
+    """A server that accepts and closes the connection without answering."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    sock.settimeout(0.2)
+    stop = threading.Event()
+    accepted = []
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = sock.accept()
+            except OSError:
+                continue
+            accepted.append(1)
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # RST on close
+            conn.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        judge = OpenAIJudge("m", f"http://127.0.0.1:{sock.getsockname()[1]}/v1", "k", retries=2, backoff=0.0, cache_dir=False, timeout=2.0)
+        with pytest.raises(JudgeError, match="connection error") as info:
+            judge("q")
+        assert info.value.attempts == 3 and len(accepted) == 3
+    finally:
+        stop.set()
+        thread.join(5)
+        sock.close()
+
+
+def test_breaker_opens_and_the_rest_fail_at_once(llm, tmp_path):
+    server = llm(sequence(Canned(status=500)))
+    events: list[judge_mod.JudgeEvent] = []
+    lock = threading.Lock()
+
+    def on_event(e: judge_mod.JudgeEvent) -> None:
+        with lock:
+            events.append(e)
+
+    # a large backoff: without the breaker this takes minutes
+    judge = make_judge(server, tmp_path, retries=5, backoff=5.0, concurrency=8, on_event=on_event)
+    prompts = [f"p{i}" for i in range(40)]
+    start = time.monotonic()
+    replies = judge_many(judge, prompts)
+    elapsed = time.monotonic() - start
+    assert elapsed < 5, elapsed  # sleeping threads are woken when the breaker opens
+    assert all(r.error for r in replies) and not any(r.cached for r in replies)
+    assert server.count <= 5 + 8  # the threshold, plus requests already in flight
+    fast = [r for r in replies if "circuit breaker open" in r.error]
+    assert len(fast) >= 40 - 8
+    assert "HTTP 500" in fast[0].error  # names the last failure
+    stats = judge.stats
+    assert stats["failures"] == 40 and stats["failed_fast"] >= 32 and stats["requests"] == server.count
+    kinds = [e.kind for e in events]
+    assert kinds.count("request") == 40 and kinds.count("failure") == 40 and kinds.count("breaker_open") == 1
+    assert not list((tmp_path / "cache").rglob("*.json"))  # failures are never cached
+
+
+def test_breaker_half_open_probe_and_success_closes(llm):
+    state = {"fail": True}
+    server = llm(lambda req: Canned(status=503) if state["fail"] else echo(req))
+    events: list[str] = []
+    judge = make_judge(server, retries=0, breaker_threshold=3, breaker_cooldown=0.3, on_event=lambda e: events.append(e.kind))
+    for i in range(3):
+        with pytest.raises(JudgeError, match="HTTP 503"):
+            judge(f"q{i}")
+    assert judge.breaker is not None and judge.breaker.is_open
+    with pytest.raises(JudgeError, match="circuit breaker open"):
+        judge("q3")
+    assert server.count == 3
+    # after the cool-down one probe goes through; it fails: open again at once
+    time.sleep(0.35)
+    with pytest.raises(JudgeError, match="HTTP 503"):
+        judge("q4")
+    with pytest.raises(JudgeError, match="circuit breaker open"):
+        judge("q5")
+    assert server.count == 4
+    state["fail"] = False
+    time.sleep(0.35)
+    assert judge("q6") == "echo:q6"  # the probe succeeds: closed
+    assert not judge.breaker.is_open
+    assert [judge(f"r{i}") for i in range(3)] == ["echo:r0", "echo:r1", "echo:r2"]
+    assert events.count("breaker_open") == 1 and events.count("breaker_closed") == 1
+
+
+def test_a_success_resets_the_consecutive_count(llm):
+    pattern = iter([500, 500, 500, 500, 200] * 4)
+    lock = threading.Lock()
+
+    def behaviour(req: dict) -> Canned:
+        with lock:
+            status = next(pattern)
+        return echo(req) if status == 200 else Canned(status=status)
+
+    server = llm(behaviour)
+    judge = make_judge(server, retries=4, breaker_threshold=5)
+    assert [judge(f"q{i}") for i in range(4)] == [f"echo:q{i}" for i in range(4)]
+    assert server.count == 20 and not judge.breaker.is_open
+
+
+def test_429_does_not_open_the_breaker(llm):
+    server = llm(sequence(*[Canned(status=429, headers={"Retry-After": "0"})] * 8, Canned()))
+    judge = make_judge(server, retries=10, breaker_threshold=2)
+    assert judge("q") == "echo:q"
+    assert server.count == 9
+
+
+def test_max_wait_bounds_a_hanging_server(llm):
+    server = llm(sequence(Canned(reply="late", delay=3.0)))
+    judge = make_judge(server, timeout=60.0, retries=5, backoff=1.0, max_wait=0.5, breaker_threshold=None)
+    start = time.monotonic()
+    with pytest.raises(JudgeError, match=r"wait bound reached.*last failure: timed out after 0.5 s"):
+        judge("q1")  # the attempt's timeout is cut to what is left of max_wait
+    assert time.monotonic() - start < 2.0
+    start = time.monotonic()
+    with pytest.raises(JudgeError, match="wait bound reached: 0.5 s") as info:
+        judge("q2")
+    assert "last failure" not in str(info.value)
+    assert time.monotonic() - start < 0.1
+    assert server.count == 1 and judge.stats["failed_fast"] == 1
+
+
+def test_max_wait_cuts_the_backoff(llm):
+    server = llm(sequence(Canned(status=500)))
+    judge = make_judge(server, retries=5, backoff=30.0, max_wait=0.3, breaker_threshold=None)
+    start = time.monotonic()
+    with pytest.raises(JudgeError, match="wait bound reached"):
+        judge("q")
+    assert time.monotonic() - start < 2.0
+
+
+def test_on_event_errors_are_ignored(llm, caplog):
+    def boom(e: judge_mod.JudgeEvent) -> None:
+        raise RuntimeError("display broke")
+
+    server = llm()
+    judge = make_judge(server, on_event=boom)
+    assert judge("q") == "echo:q"
+    assert "on_event callback raised" in caplog.text
+
+
+def test_bad_fault_options(clean_env):
+    with pytest.raises(ValueError, match="max_wait"):
+        OpenAIJudge("m", "http://127.0.0.1:9", "k", max_wait=0)
+    with pytest.raises(ValueError, match="threshold"):
+        judge_mod.CircuitBreaker(threshold=0)

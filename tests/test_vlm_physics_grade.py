@@ -92,7 +92,7 @@ def test_item_vectors(pool, variant, judge, key):
 
 def test_head_ground_truth_lists_match_vectors():
     for r in ITEMS:
-        assert ph._twin.head_ground_truths(r["answer"]) == r["head_gts"]
+        assert ph.head_ground_truths(r["answer"]) == r["head_gts"]
 
 
 def test_default_variant(pool):
@@ -129,10 +129,36 @@ def test_statuses_never_raise(pool):
     # 8f07d6cf takes "[x, y]" as one (unparseable) ground truth, so the judge is asked
     assert broken.rows["status"].to_list()[3:] == ["no_answer", "judge_error", "judge_error"]
     assert broken.rows["score"].to_list()[3:] == [0.0, 0.0, 0.0]
+    # the message is in the reason, first; the failures are counted
+    assert all(r.startswith("judge_error: RuntimeError: API down; ") for r in broken.rows["reason"].to_list()[4:])
+    assert broken.stats["judge_failures"] == broken.stats["judge_calls"] == 2
     numeric = ph.grade(pl.DataFrame({"prediction": [5, None], "answer": ["5", "5"]}), variant="8f07d6cf", pool=pool)
     assert numeric.rows["status"].to_list() == ["no_prediction", "no_prediction"]
     with pytest.raises(ValueError):
         ph.grade(df, variant="nope")
+
+
+def test_failed_judge_calls_are_asked_again_later_in_the_run(pool):
+    """A prompt that failed is not remembered: a row that reaches it in a later round asks
+    the judge again (a success is remembered: asked once)."""
+    calls: list[str] = []
+
+    def flaky(prompt: str) -> str:
+        calls.append(prompt)
+        if "\\text{b}" in prompt:
+            if sum("\\text{b}" in c for c in calls) == 1:
+                raise RuntimeError("blip")
+            return "True"
+        return "False"
+
+    # round 1: row 0 asks (a, g) -> False, row 1 asks (b, g) -> fails;
+    # round 2: row 0 moves on to (b, g) and asks again -> True
+    df = pl.DataFrame({"prediction": ["\\boxed{\\text{a}} \\boxed{\\text{b}}", "\\boxed{\\text{b}}"], "answer": ["g", "g"]})
+    res = ph.grade(df, pool=pool, judge=flaky)
+    assert res.rows["status"].to_list() == ["ok", "judge_error"]
+    assert res.rows["score"].to_list() == [1.0, 0.0]
+    assert len(calls) == 3 and res.stats["judge_failures"] == 1
+    assert res.rows["reason"][1].startswith("judge_error: RuntimeError: blip; ")
 
 
 def test_timeouts_are_recorded(pool):

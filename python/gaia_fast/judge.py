@@ -13,6 +13,13 @@ jitter (honouring ``Retry-After``), bounds the requests in flight with a semapho
 all calls of the instance, and keeps an on-disk cache keyed by (model, system, prompt,
 sampling parameters), so a re-run costs nothing and gives the same verdicts.
 
+A dead or failing server cannot stall a run: a circuit breaker opens after
+``breaker_threshold`` consecutive failed requests (5 by default) and then every call fails
+at once (also calls waiting between retries), until ``breaker_cooldown`` seconds have passed
+and one probe request succeeds; and ``max_wait`` bounds the total time the instance spends
+on failed requests and on the waits between retries. Progress (requests, cache hits,
+retries, failures, breaker changes) goes to an ``on_event`` callback; nothing is printed.
+
 Example (not a doctest: it needs a server)::
 
     judge = OpenAIJudge("gpt-4o-mini")                      # key from $OPENAI_API_KEY
@@ -44,7 +51,9 @@ from typing import Any, Protocol, runtime_checkable
 __all__ = [
     "DEFAULT_BASE_URL",
     "Judge",
+    "CircuitBreaker",
     "JudgeError",
+    "JudgeEvent",
     "JudgeReply",
     "OpenAIJudge",
     "RecordingJudge",
@@ -110,6 +119,99 @@ class JudgeError(RuntimeError):
         self.attempts = attempts
 
 
+@dataclass(frozen=True)
+class JudgeEvent:
+    """What a judge is doing, for a progress display (``on_event`` callback).
+
+    ``kind``: ``"request"`` (a prompt goes to the server: not in the cache), ``"cache_hit"``,
+    ``"retry"`` (an attempt failed; another follows after ``wait`` seconds), ``"success"``,
+    ``"failure"`` (the prompt failed: ``message``), ``"breaker_open"``, ``"breaker_closed"``.
+    """
+
+    kind: str
+    message: str | None = None
+    wait: float | None = None
+
+
+class CircuitBreaker:
+    """Fails calls at once after ``threshold`` consecutive failures.
+
+    Closed: every call goes through; each failure adds one to a count that a success
+    resets. At ``threshold`` the breaker opens: :meth:`check` raises :class:`JudgeError`
+    until ``cooldown`` seconds have passed, then lets one probe through (half-open); the
+    probe's success closes the breaker, its failure opens it for another ``cooldown``.
+    Threads sleeping between retries (:meth:`sleep`) wake up when it opens. Thread-safe."""
+
+    def __init__(self, threshold: int = 5, cooldown: float = 30.0, on_change: Callable[[bool, str], None] | None = None) -> None:
+        if threshold < 1:
+            raise ValueError(f"CircuitBreaker: threshold must be >= 1, got {threshold}")
+        if cooldown < 0:
+            raise ValueError(f"CircuitBreaker: cooldown must be >= 0, got {cooldown}")
+        self.threshold = int(threshold)
+        self.cooldown = float(cooldown)
+        self._on_change = on_change
+        self._cond = threading.Condition()
+        self._failures = 0
+        self._open_until: float | None = None  # None: closed
+        self._probe = False  # a half-open probe is in flight
+        self._last = ""
+
+    @property
+    def is_open(self) -> bool:
+        with self._cond:
+            return self._open_until is not None
+
+    def check(self) -> None:
+        """Raise :class:`JudgeError` when the breaker is open (and it is not time for the
+        one half-open probe)."""
+        with self._cond:
+            if self._open_until is None:
+                return
+            if not self._probe and time.monotonic() >= self._open_until:
+                self._probe = True
+                return
+            raise JudgeError(
+                f"judge circuit breaker open after {self._failures} consecutive failed request(s); "
+                f"not asking (last failure: {self._last})"
+            )
+
+    def success(self) -> None:
+        with self._cond:
+            was_open = self._open_until is not None
+            self._failures, self._open_until, self._probe = 0, None, False
+        if was_open:
+            self._notify(False, "a request succeeded")
+
+    def failure(self, message: str) -> None:
+        with self._cond:
+            self._failures += 1
+            self._last = message
+            opening = self._probe or (self._open_until is None and self._failures >= self.threshold)
+            was_open = self._open_until is not None
+            if opening or was_open:
+                self._open_until = time.monotonic() + self.cooldown
+                self._probe = False
+                self._cond.notify_all()
+        if opening and not was_open:
+            self._notify(True, message)
+
+    def sleep(self, seconds: float) -> None:
+        """Wait ``seconds``, or less if the breaker opens meanwhile."""
+        if seconds <= 0:
+            return
+        deadline = time.monotonic() + seconds
+        with self._cond:
+            while self._open_until is None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                self._cond.wait(left)
+
+    def _notify(self, opened: bool, message: str) -> None:
+        if self._on_change is not None:
+            self._on_change(opened, message)
+
+
 def default_cache_dir() -> Path:
     """``$XDG_CACHE_HOME/gaia-fast/judge``, i.e. ``~/.cache/gaia-fast/judge`` by default."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
@@ -163,6 +265,14 @@ def _retry_after(value: str | None) -> float | None:
     return max(0.0, (when - datetime.now(UTC)).total_seconds())
 
 
+def _sleep(breaker: CircuitBreaker | None, seconds: float) -> None:
+    """The wait between two attempts; cut short when the breaker opens."""
+    if breaker is not None:
+        breaker.sleep(seconds)
+    else:
+        time.sleep(seconds)
+
+
 class _Retryable(Exception):
     """Internal: one attempt failed in a way worth retrying."""
 
@@ -189,6 +299,18 @@ class OpenAIJudge:
     raise :class:`JudgeError` at once. At most ``concurrency`` requests of this instance are
     in flight at any time, across threads.
 
+    Fault bounds (for the life of the instance, i.e. one grading run): after
+    ``breaker_threshold`` consecutive failed requests (any attempt that failed, except a
+    429, which is the server pacing us) the :class:`CircuitBreaker` opens and every call
+    raises :class:`JudgeError` at once, including calls waiting to retry; after
+    ``breaker_cooldown`` seconds one probe is let through and a success closes it
+    (``breaker_threshold=None`` disables it). ``max_wait`` (seconds, None = no bound)
+    bounds the time spent on failed attempts and on waits between attempts, summed over
+    all calls: once spent, calls raise :class:`JudgeError` at once and an attempt's own
+    timeout is cut to what is left. ``on_event`` receives a :class:`JudgeEvent` for each
+    request, cache hit, retry, success, failure and breaker change (from the calling
+    threads; it must be quick and thread-safe; an exception in it is logged and ignored).
+
     ``cache_dir`` (default :func:`default_cache_dir`; ``False`` disables the cache) holds one
     JSON file per (model, system, prompt, temperature, max_tokens, extra_body); a hit makes
     no request. The base URL and key are not part of the key. Only successful replies are
@@ -210,6 +332,10 @@ class OpenAIJudge:
         concurrency: int = 8,
         cache_dir: str | os.PathLike | bool | None = None,
         extra_body: Mapping[str, Any] | None = None,
+        breaker_threshold: int | None = 5,
+        breaker_cooldown: float = 30.0,
+        max_wait: float | None = None,
+        on_event: Callable[[JudgeEvent], None] | None = None,
     ) -> None:
         model = model or _env(*MODEL_ENV)
         if not model:
@@ -226,6 +352,8 @@ class OpenAIJudge:
             raise ValueError(f"OpenAIJudge: concurrency must be >= 1, got {concurrency}")
         if timeout <= 0:
             raise ValueError(f"OpenAIJudge: timeout must be > 0, got {timeout}")
+        if max_wait is not None and not max_wait > 0:
+            raise ValueError(f"OpenAIJudge: max_wait must be > 0 seconds or None, got {max_wait}")
         base = (base_url or _env(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
         self.model: str = model
         self.base_url: str = base
@@ -247,7 +375,13 @@ class OpenAIJudge:
             self.cache_dir = Path(cache_dir).expanduser()
         self._semaphore = threading.BoundedSemaphore(self.concurrency)
         self._stats_lock = threading.Lock()
-        self._stats = {"requests": 0, "cache_hits": 0, "retries": 0, "failures": 0}
+        self._stats = {"requests": 0, "cache_hits": 0, "retries": 0, "failures": 0, "failed_fast": 0}
+        self.on_event = on_event
+        self.max_wait = None if max_wait is None else float(max_wait)
+        self._waited = 0.0  # seconds of failed attempts and retry waits, summed over calls
+        self.breaker: CircuitBreaker | None = (
+            None if not breaker_threshold else CircuitBreaker(breaker_threshold, breaker_cooldown, on_change=self._breaker_changed)
+        )
 
     def __repr__(self) -> str:
         cache = str(self.cache_dir) if self.cache_dir else "off"
@@ -267,6 +401,7 @@ class OpenAIJudge:
         hit = self._cache_get(key, prompt)
         if hit is not None:
             self._count("cache_hits")
+            self._emit(JudgeEvent("cache_hit"))
             return JudgeReply(prompt=prompt, reply=hit, model=self.model, cached=True)
         reply = self._request(prompt)
         self._cache_put(key, prompt, reply)
@@ -275,7 +410,8 @@ class OpenAIJudge:
     @property
     def stats(self) -> dict[str, int]:
         """Counters since construction: HTTP requests sent (each attempt), cache hits,
-        retries, and prompts that failed."""
+        retries, prompts that failed, and of them those failed at once (breaker open or
+        ``max_wait`` spent)."""
         with self._stats_lock:
             return dict(self._stats)
 
@@ -366,6 +502,49 @@ class OpenAIJudge:
         base = self.backoff * (2**attempt)
         return min(base * random.uniform(0.5, 1.5), MAX_RETRY_WAIT)
 
+    def _emit(self, event: JudgeEvent) -> None:
+        if self.on_event is None:
+            return
+        try:
+            self.on_event(event)
+        except Exception:  # noqa: BLE001 - a broken display must not fail the judging
+            log.warning("judge on_event callback raised", exc_info=True)
+
+    def _breaker_changed(self, opened: bool, message: str) -> None:
+        if opened:
+            log.warning("judge circuit breaker open after %d consecutive failures (last: %s); remaining calls fail at once",
+                        self.breaker.threshold if self.breaker else 0, message)
+        self._emit(JudgeEvent("breaker_open" if opened else "breaker_closed", message))
+
+    def _left(self) -> float | None:
+        """Seconds of ``max_wait`` left (None: unbounded)."""
+        if self.max_wait is None:
+            return None
+        with self._stats_lock:
+            return self.max_wait - self._waited
+
+    def _spend(self, seconds: float) -> None:
+        if self.max_wait is not None and seconds > 0:
+            with self._stats_lock:
+                self._waited += seconds
+
+    def _gate(self, last: str | None) -> None:
+        """Raise :class:`JudgeError` at once when the breaker is open or ``max_wait`` is spent
+        (``last``: this call's previous failure, for the message)."""
+        left = self._left()
+        if left is not None and left <= 0:
+            tail = f" (this prompt's last failure: {last})" if last else ""
+            raise JudgeError(f"judge wait bound reached: {self.max_wait:g} s spent on failed requests and retry waits; not asking{tail}")
+        if self.breaker is not None:
+            self.breaker.check()
+
+    def _fail(self, exc: JudgeError, *, fast: bool = False) -> JudgeError:
+        self._count("failures")
+        if fast:
+            self._count("failed_fast")
+        self._emit(JudgeEvent("failure", str(exc)))
+        return exc
+
     def _request(self, prompt: str) -> str:
         # ASCII JSON: a lone surrogate in a prompt becomes a valid escape sequence.
         data = json.dumps(self.body(prompt)).encode("ascii")
@@ -376,35 +555,65 @@ class OpenAIJudge:
             "User-Agent": "gaia-fast-judge",
         }
         attempts = self.retries + 1
+        self._emit(JudgeEvent("request"))
+        last: str | None = None
         for attempt in range(attempts):
-            try:
-                with self._semaphore:
-                    self._count("requests")
-                    return self._attempt(data, headers)
-            except _Retryable as exc:
-                if attempt + 1 >= attempts:
-                    self._count("failures")
-                    raise JudgeError(
-                        f"judge request to {self.url} failed after {attempts} attempt(s): {exc}",
-                        status=exc.status,
-                        body=exc.body,
+            with self._semaphore:
+                try:
+                    self._gate(last)  # also after queueing for the semaphore: the breaker may have opened
+                except JudgeError as exc:
+                    exc.attempts = attempt
+                    raise self._fail(exc, fast=attempt == 0) from None
+                left = self._left()
+                timeout = self.timeout if left is None else max(0.001, min(self.timeout, left))
+                started = time.monotonic()
+                self._count("requests")
+                try:
+                    reply = self._attempt(data, headers, timeout)
+                except _Retryable as exc:
+                    self._spend(time.monotonic() - started)
+                    failed: Exception = exc
+                except JudgeError as exc:
+                    self._spend(time.monotonic() - started)
+                    if self.breaker is not None:
+                        self.breaker.failure(str(exc))
+                    exc.attempts = attempt + 1
+                    raise self._fail(exc) from None
+                else:
+                    if self.breaker is not None:
+                        self.breaker.success()
+                    self._emit(JudgeEvent("success"))
+                    return reply
+            assert isinstance(failed, _Retryable)
+            last = str(failed)
+            if self.breaker is not None and failed.status != 429:
+                self.breaker.failure(str(failed))
+            if attempt + 1 >= attempts:
+                raise self._fail(
+                    JudgeError(
+                        f"judge request to {self.url} failed after {attempts} attempt(s): {failed}",
+                        status=failed.status,
+                        body=failed.body,
                         attempts=attempts,
-                    ) from None
-                wait = self._wait(attempt, exc.wait)
-                self._count("retries")
-                log.info("judge request failed (%s); retry %d/%d in %.2f s", exc, attempt + 1, self.retries, wait)
-                if wait > 0:
-                    time.sleep(wait)
-            except JudgeError as exc:
-                exc.attempts = attempt + 1
-                self._count("failures")
-                raise
+                    )
+                ) from None
+            wait = self._wait(attempt, failed.wait)
+            left = self._left()
+            if left is not None:
+                wait = max(0.0, min(wait, left))
+            self._count("retries")
+            self._emit(JudgeEvent("retry", str(failed), wait))
+            log.info("judge request failed (%s); retry %d/%d in %.2f s", failed, attempt + 1, self.retries, wait)
+            if wait > 0:
+                slept = time.monotonic()
+                _sleep(self.breaker, wait)
+                self._spend(time.monotonic() - slept)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _attempt(self, data: bytes, headers: dict[str, str]) -> str:
+    def _attempt(self, data: bytes, headers: dict[str, str], timeout: float) -> str:
         request = urllib.request.Request(self.url, data=data, headers=headers, method="POST")
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
                 raw = response.read()
                 status = response.status
         except urllib.error.HTTPError as exc:
@@ -418,11 +627,11 @@ class OpenAIJudge:
                 raise _Retryable(f"HTTP {status}: {excerpt}", status=status, body=excerpt, wait=_retry_after(exc.headers.get("Retry-After"))) from None
             raise JudgeError(f"judge request to {self.url} failed: HTTP {status}: {excerpt}", status=status, body=excerpt) from None
         except TimeoutError as exc:
-            raise _Retryable(f"timed out after {self.timeout:g} s ({exc})") from None
+            raise _Retryable(f"timed out after {timeout:g} s ({exc})") from None
         except urllib.error.URLError as exc:
             reason = exc.reason
             if isinstance(reason, TimeoutError):
-                raise _Retryable(f"timed out after {self.timeout:g} s ({reason})") from None
+                raise _Retryable(f"timed out after {timeout:g} s ({reason})") from None
             raise _Retryable(f"connection error: {reason}") from None
         except (http.client.HTTPException, ConnectionError, OSError) as exc:
             raise _Retryable(f"connection error: {type(exc).__name__}: {exc}") from None

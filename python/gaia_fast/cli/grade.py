@@ -137,6 +137,14 @@ def _score_text(v: Any) -> str:
 @click.option("--judge-base-url", help="Base URL of the judge API (default: OPENAI_BASE_URL or OpenAI).")
 @click.option("--judge-cache/--no-judge-cache", default=True, show_default=True, help="Reuse judge replies from the on-disk cache.")
 @click.option("--save-judge-responses", type=click.Path(dir_okay=False, path_type=Path), help="Write every judge prompt and reply as JSONL.")
+@click.option(
+    "--judge-max-wait",
+    type=click.FloatRange(min=0, min_open=True),
+    default=300.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Bound on the time the run spends on failed judge requests and waits between retries (summed); then the remaining judge calls fail at once.",
+)
 @click.option("--acc", type=click.Path(dir_okay=False, path_type=Path), help="VLMEvalKit benchmarks: where to write the report (default ./<file stem>_acc.csv).")
 @click.option(
     "--summary",
@@ -247,6 +255,7 @@ def grade_archive(
     save_judge_responses: Path | None,
     acc: Path | None,
     chunk_rows: int,
+    judge_max_wait: float = 300.0,
 ) -> None:
     """Grade one archive: a results file or a workspace folder."""
     out_console, err = _consoles(as_json)
@@ -265,6 +274,7 @@ def grade_archive(
                 judge_base_url=judge_base_url,
                 judge_cache=judge_cache,
                 save_judge_responses=save_judge_responses,
+                judge_max_wait=judge_max_wait,
                 out=out,
                 acc=acc,
                 as_json=as_json,

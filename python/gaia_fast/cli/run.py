@@ -5,8 +5,10 @@ FUNCTION takes a :class:`~gaia_fast.harness.Task` and returns a
 :class:`~gaia_fast.harness.Prediction` or a ``str``; it may be sync or ``async``.
 MODULE is a module name (importable from the current directory) or a ``.py`` file.
 Results go to ``--out`` as they finish (agent-framework JSONL); rerunning the same
-command resumes. Exit codes: 0 the run finished (failed tasks are in the results), 2 bad
-input or usage, 130 interrupted (what finished is saved).
+command resumes. Exit codes: 0 the run finished (failed tasks, also an agent that calls
+``sys.exit`` or raises ``KeyboardInterrupt``, are in the results), 2 bad input or usage,
+130 interrupted by Ctrl-C/SIGINT, 143 by SIGTERM (what finished is saved; rerun to
+resume).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import importlib
 import importlib.util
 import json
 import logging
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -237,7 +240,7 @@ def run(
             raise BadInput(f"no {split} tasks of {which} in {data}")
         show = sys.stderr.isatty() if progress is None else progress
         try:
-            results = _runner.run_sync(
+            results = _runner._run_owned(
                 agent,
                 tasks,
                 parallel=parallel,
@@ -248,10 +251,13 @@ def run(
                 progress=show,
                 tracing=otel,
             )
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as e:
+            # RunInterrupted (SIGINT/SIGTERM during the run) or a second Ctrl-C
+            signum = e.signal if isinstance(e, _runner.RunInterrupted) else signal.SIGINT
             n = len(_runner.read_results(out)) if out.exists() else 0
-            err.print(f"interrupted: {n} result(s) saved in {out}; run the same command again to resume", markup=False)
-            sys.exit(130)
+            how = "" if signum == signal.SIGINT else f" by {signal.Signals(signum).name}"
+            err.print(f"interrupted{how}: {n} result(s) saved in {out}; run the same command again to resume", markup=False)
+            sys.exit(128 + signum)
         except OSError as e:
             raise BadInput(f"cannot write {e.filename or out}: {e.strerror or e}") from None
     finally:

@@ -1,11 +1,20 @@
 """``gaia-fast grade FILE --benchmark NAME`` for VLMEvalKit result files: read the table,
 grade it with the family's ``grade`` (extract → score → aggregate), write the per-row
-results and the benchmark's ``*_acc.csv`` report, print the report."""
+results and the benchmark's ``*_acc.csv`` report, print the report.
+
+With a judge (``--judge-model``), judge work shows a progress bar on stderr (not with
+``--json``). A dead judge cannot stall the run: the judge's circuit breaker fails the
+remaining calls at once after 5 consecutive failed requests, and ``--judge-max-wait``
+bounds the time spent on failed requests and retry waits. Rows whose judge call failed get
+status ``judge_error`` (with the message in ``reason``); the outputs are written, and the
+command exits with 1. Judged replies are cached, failures never are: the same command run
+again asks the judge only for what failed."""
 
 from __future__ import annotations
 
 import importlib
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +27,7 @@ from gaia_fast import benchmarks
 from gaia_fast.io.readers import InputError
 from gaia_fast.io.vlm import read_result_table
 from gaia_fast.io.writers import table_format, write_table
-from gaia_fast.judge import OpenAIJudge, RecordingJudge, save_responses
+from gaia_fast.judge import JudgeEvent, OpenAIJudge, RecordingJudge, save_responses
 
 #: ``--benchmark`` names of the VLMEvalKit families (the registry's non-GAIA entries).
 BENCHMARKS = tuple(name for name in benchmarks.names() if name != "gaia")
@@ -56,6 +65,7 @@ def grade_vlm(
     as_json: bool,
     err: Console,
     out_console: Console,
+    judge_max_wait: float | None = 300.0,
 ) -> None:
     entry = benchmarks.get(benchmark)
     options = dict(entry.options)
@@ -68,6 +78,8 @@ def grade_vlm(
             except ValueError as e:
                 raise click.BadParameter(str(e), param_hint=flag) from None
     judge = None
+    client = None
+    bar = _JudgeBar(err) if judge_model and not as_json else None
     if judge_model:
         try:
             # The family's system prompt, where its reference sends one (PHYSICS does).
@@ -76,6 +88,8 @@ def grade_vlm(
                 base_url=judge_base_url,
                 system=getattr(module, "JUDGE_SYSTEM_PROMPT", None),
                 cache_dir=None if judge_cache else False,
+                max_wait=judge_max_wait,
+                on_event=bar,
             )
         except ValueError as e:
             raise click.UsageError(str(e)) from None
@@ -88,11 +102,22 @@ def grade_vlm(
         raise click.UsageError("--save-judge-responses needs a judge (--judge-model)")
     try:
         frame = read_result_table(archive)
-        result = module.grade(frame, variant=variant, seed=seed, judge=judge, **options)
+        if bar is not None:
+            bar.start()
+        try:
+            result = module.grade(frame, variant=variant, seed=seed, judge=judge, **options)
+        finally:
+            if bar is not None:
+                bar.stop()
     except InputError as e:
         raise click.ClickException(str(e)) from None
     except ValueError as e:  # bad variant or missing column, raised before any row is scored
         raise click.ClickException(f"{archive}: {e}") from None
+    if client is not None:
+        result.stats["judge_client"] = {**client.stats, "breaker_open": bool(client.breaker and client.breaker.is_open)}
+    judge_errors = _judge_errors(result.rows)
+    if judge_errors:
+        result.stats["judge_error_rows"] = judge_errors[0]
 
     acc = acc or Path(f"{archive.stem}_acc.csv")
     write_table(result.report, acc)
@@ -111,6 +136,7 @@ def grade_vlm(
             "stats": result.stats,
         }
         out_console.print_json(json.dumps(payload, default=str))
+        _exit_on_judge_errors(judge_errors, err)
         return
     out_console.print(f"{archive} — {benchmark}" + (f" (variant {variant})" if variant else "") + f", {result.rows.height} rows")
     out_console.print(_report_table("Report", result.report))
@@ -121,3 +147,82 @@ def grade_vlm(
         if not isinstance(value, (dict, list)):
             out_console.print(f"{key}: {_fmt(value)}")
     err.print(f"Report written to {acc}" + (f"; rows to {out}" if out else ""))
+    _exit_on_judge_errors(judge_errors, err)
+
+
+def _judge_errors(rows: pl.DataFrame) -> tuple[int, str | None] | tuple[()]:
+    """(count, first reason) of the rows with status ``judge_error``; () when none."""
+    if "status" not in rows.columns:
+        return ()
+    failed = rows.filter(pl.col("status").cast(pl.String) == "judge_error")
+    if failed.height == 0:
+        return ()
+    first = failed.get_column("reason")[0] if "reason" in failed.columns else None
+    return failed.height, first
+
+
+def _exit_on_judge_errors(judge_errors: tuple, err: Console) -> None:
+    """Outputs are written; a run with failed judge calls still ends with exit status 1."""
+    if not judge_errors:
+        return
+    n, first = judge_errors
+    err.print(
+        f"error: {n} row(s) have status judge_error (their failed judge calls count as not equivalent)"
+        + (f"; first: {first}" if first else "")
+        + ". Run the same command again to judge only those rows (judged prompts come from the cache).",
+        markup=False,
+        highlight=False,
+    )
+    raise SystemExit(1)
+
+
+class _JudgeBar:
+    """A rich progress line for judge work on stderr, driven by the judge events
+    (:class:`JudgeEvent`) from the judge's threads (rich's Progress is thread-safe)."""
+
+    def __init__(self, console: Console) -> None:
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(
+            SpinnerColumn(),
+            TextColumn("judge"),
+            TextColumn("{task.fields[text]}"),
+            TimeElapsedColumn(),
+            console=console,
+            transient=False,
+        )
+        self.counts = dict.fromkeys(("request", "cache_hit", "retry", "success", "failure"), 0)
+        self.breaker = ""
+        self.task: Any = None
+        self.started = False
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        self.task = self.progress.add_task("judge", total=None, text=self._text())
+        self.progress.start()
+        self.started = True
+
+    def stop(self) -> None:
+        if self.started:
+            self.progress.update(self.task, text=self._text())
+            self.progress.stop()
+            self.started = False
+
+    def _text(self) -> str:
+        c = self.counts
+        asked = c["request"] + c["cache_hit"]
+        done = c["success"] + c["failure"] + c["cache_hit"]
+        text = f"{done}/{asked} call(s) done, {c['cache_hit']} cached, {c['retry']} retries, {c['failure']} failed"
+        return text + (f" [{self.breaker}]" if self.breaker else "")
+
+    def __call__(self, event: JudgeEvent) -> None:
+        with self._lock:
+            if event.kind in self.counts:
+                self.counts[event.kind] += 1
+            elif event.kind == "breaker_open":
+                self.breaker = "circuit breaker open: remaining calls fail at once"
+            elif event.kind == "breaker_closed":
+                self.breaker = ""
+            text = self._text()
+        if self.task is not None:
+            self.progress.update(self.task, text=text)

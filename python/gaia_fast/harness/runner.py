@@ -14,10 +14,23 @@ Reliability rules:
   evaluator. An async runner is cancelled when it runs out of time; a sync one cannot be
   interrupted, so it is abandoned (its thread finishes in the background and its answer
   is discarded).
-- Any ``Exception`` from the runner or the evaluator becomes the result's ``error``
+- Anything the runner or the evaluator raises becomes the result's ``error``
   (``"ExceptionType: message"``; a timeout gives ``"TimeoutError: …"``) with
   ``Prediction("", [])`` when the runner failed and ``Evaluation(False, 0.0)``; the run
-  goes on. ``KeyboardInterrupt`` / cancellation stop the run; what finished is saved.
+  goes on. That includes ``SystemExit`` (an agent calling ``sys.exit``),
+  ``KeyboardInterrupt`` raised by the agent's own code, ``GeneratorExit``, a
+  ``CancelledError`` the agent did not receive from the run, and any other
+  ``BaseException``, in sync agents (their threads) and async ones (also in tasks they
+  spawn, under :func:`run_sync`).
+- Only a real interrupt stops the run: SIGINT (Ctrl-C) or SIGTERM delivered to the
+  process, or the cancellation of the task awaiting :func:`run`. During a run in the main
+  thread, gaia-fast handles SIGINT (unless it is ignored or has a custom handler) and
+  SIGTERM (when it has the default action), so that a ``KeyboardInterrupt`` seen in agent
+  code is never mistaken for one. On an interrupt the tasks in flight are abandoned (a
+  sync agent's thread is left to finish on its own, its answer discarded), every finished
+  task is already in ``out``, and :func:`run` raises :class:`RunInterrupted` (a
+  ``KeyboardInterrupt`` carrying the signal number). Rerunning resumes. A second SIGINT
+  while the run winds down raises ``KeyboardInterrupt`` at once.
 - What the runner returns: a :class:`Prediction`, or a ``str`` (wrapped in one). None is
   an error (``TypeError: the task runner returned None …``, prediction ``""``, as
   agent-framework records a failed task). A prediction that is neither ``str`` nor None
@@ -50,6 +63,7 @@ import logging
 import math
 import os
 import re
+import signal
 import sys
 import threading
 import time
@@ -64,6 +78,7 @@ from gaia_fast.scorers.gaia import official_explained, question_scorer
 
 __all__ = [
     "RESULT_KEYS",
+    "RunInterrupted",
     "RunProgress",
     "encode_row",
     "gaia_evaluator",
@@ -428,9 +443,32 @@ def _is_async(fn: Any) -> bool:
     return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None))
 
 
+class _Raised(Exception):
+    """A ``BaseException`` that is not an ``Exception`` (``SystemExit``,
+    ``KeyboardInterrupt``, ``GeneratorExit``, a custom one) or a ``StopIteration``,
+    raised by user code, carried as an ordinary exception so that neither the event loop
+    nor a coroutine boundary acts on it."""
+
+    def __init__(self, original: BaseException) -> None:
+        super().__init__(original)
+        self.original = original
+
+
+class _ForcedInterrupt(KeyboardInterrupt):
+    """A second SIGINT while an interrupted run winds down: it must not be taken for the
+    agent's own error."""
+
+
+def _carry(e: BaseException) -> BaseException:
+    if isinstance(e, (RunInterrupted, _ForcedInterrupt)):
+        return e
+    return e if isinstance(e, Exception) and not isinstance(e, StopIteration) else _Raised(e)
+
+
 def _in_thread(fn: Callable[..., Any], *args: Any) -> asyncio.Future:
     """Call ``fn`` in a new daemon thread (with the caller's context, so tracing spans
-    nest); the future resolves on the loop. Daemon: a hung agent cannot block exit."""
+    nest); the future resolves on the loop. Daemon: a hung agent cannot block exit.
+    Whatever ``fn`` raises comes back as an ordinary exception (see :class:`_Raised`)."""
     loop = asyncio.get_running_loop()
     fut: asyncio.Future = loop.create_future()
     ctx = contextvars.copy_context()
@@ -442,8 +480,8 @@ def _in_thread(fn: Callable[..., Any], *args: Any) -> asyncio.Future:
     def target() -> None:
         try:
             value, ok = ctx.run(fn, *args), True
-        except BaseException as e:  # noqa: BLE001 - handed to the loop
-            value, ok = e, False
+        except BaseException as e:  # noqa: BLE001 - the agent's, handed to the loop as its error
+            value, ok = _carry(e), False
         try:
             loop.call_soon_threadsafe(deliver, ok, value)
         except RuntimeError:  # the loop is closed: the run is over, nobody waits
@@ -455,9 +493,21 @@ def _in_thread(fn: Callable[..., Any], *args: Any) -> asyncio.Future:
 
 async def _call(fn: Callable[..., Any], timeout: float | None, *args: Any) -> Any:
     async def go() -> Any:
-        value = await (fn(*args) if _is_async(fn) else _in_thread(fn, *args))
-        while inspect.isawaitable(value):  # a sync callable that returned a coroutine
-            value = await value
+        try:
+            value = await (fn(*args) if _is_async(fn) else _in_thread(fn, *args))
+            while inspect.isawaitable(value):  # a sync callable that returned a coroutine
+                value = await value
+        except asyncio.CancelledError:
+            if _cancelled_by_run():
+                raise
+            raise _Raised(asyncio.CancelledError("raised by the agent, not by the run")) from None
+        except _Raised:
+            raise
+        except BaseException as e:  # noqa: BLE001 - SystemExit & co. from the agent's own code
+            carried = _carry(e)
+            if carried is e:
+                raise
+            raise carried from None
         return value
 
     if not timeout:
@@ -469,6 +519,14 @@ async def _call(fn: Callable[..., Any], timeout: float | None, *args: Any) -> An
         if scope.expired():  # ours, not a TimeoutError raised by the agent itself
             raise _OutOfTime from None
         raise
+
+
+def _cancelled_by_run() -> bool:
+    """True when the current task was cancelled from outside (the run's interrupt, the
+    per-task timeout, the caller of :func:`run`), False when a ``CancelledError`` only
+    came up from the agent's own code."""
+    task = asyncio.current_task()
+    return task is None or task.cancelling() > 0
 
 
 class _OutOfTime(Exception):
@@ -500,11 +558,107 @@ def _as_evaluation(value: Any) -> Evaluation:
 
 
 def _describe(e: BaseException) -> str:
-    msg = str(e)
+    if isinstance(e, _Raised):
+        e = e.original
+    try:
+        msg = str(e)
+    except Exception:  # noqa: BLE001
+        msg = "<unprintable>"
     return f"{type(e).__name__}: {msg}" if msg else type(e).__name__
 
 
 # --------------------------------------------------------------------------- run
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """The run was stopped by SIGINT or SIGTERM (``signal``: its number). Every task that
+    finished is in the results file; the same call resumes."""
+
+    def __init__(self, signum: int, done: int, total: int) -> None:
+        super().__init__(f"{signal.Signals(signum).name}: {done} of {total} task(s) finished")
+        self.signal = signum
+        self.done = done
+        self.total = total
+
+
+class _Interrupts:
+    """SIGINT/SIGTERM handlers for the duration of a run (main thread only), so that a
+    real interrupt is a flag plus the cancellation of the run's workers, never a
+    ``KeyboardInterrupt`` raised in the middle of agent code. SIGINT is taken over when its
+    handler is Python's default or asyncio's (``asyncio.run``); SIGTERM when it has the
+    default action. The previous handlers come back when the run ends."""
+
+    def __init__(self, stop: Callable[[], None]) -> None:
+        self.stop = stop
+        self.signum: int | None = None
+        self._saved: dict[int, Any] = {}
+        self._loop = asyncio.get_running_loop()
+
+    def __enter__(self) -> _Interrupts:
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            try:
+                current = signal.getsignal(signum)
+            except (ValueError, OSError):  # pragma: no cover - platform without it
+                continue
+            if signum == signal.SIGINT:
+                ours = current is signal.default_int_handler or _is_asyncio_handler(current)
+            else:
+                ours = current == signal.SIG_DFL
+            if ours:
+                try:
+                    signal.signal(signum, self._handle)
+                except (ValueError, OSError):  # pragma: no cover
+                    continue
+                self._saved[signum] = current
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for signum, handler in self._saved.items():
+            try:
+                signal.signal(signum, handler)
+            except (ValueError, OSError):  # pragma: no cover
+                pass
+        self._saved.clear()
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.signum is not None:
+            if signum == signal.SIGINT:  # a second Ctrl-C: stop waiting for the wind-down
+                raise _ForcedInterrupt
+            return
+        self.signum = signum
+        try:
+            self._loop.call_soon_threadsafe(self.stop)
+        except RuntimeError:  # pragma: no cover - the loop is closed
+            pass
+
+
+def _is_asyncio_handler(handler: Any) -> bool:
+    """asyncio.Runner's SIGINT handler (a bound method, wrapped in a partial on 3.11+)."""
+    func = getattr(handler, "func", handler)
+    return isinstance(getattr(func, "__self__", None), asyncio.Runner)
+
+
+def _guard_task_factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwargs: Any) -> asyncio.Task:
+    """Task factory of the loops :func:`run_sync` owns: a ``SystemExit`` or
+    ``KeyboardInterrupt`` raised inside a task an agent spawned (``asyncio.gather``,
+    ``create_task``) would otherwise leave the event loop and end the run; here it (and
+    any other ``BaseException`` but ``CancelledError``) is that task's exception, carried
+    as an ordinary one, which reaches the agent that awaits it."""
+    return asyncio.Task(_guarded(coro), loop=loop, **kwargs)
+
+
+async def _guarded(coro: Any) -> Any:
+    try:
+        return await coro
+    except asyncio.CancelledError:
+        raise
+    except BaseException as e:  # noqa: BLE001 - GeneratorExit too: CPython mishandles it across a Task await
+        carried = _carry(e)
+        if carried is e:
+            raise
+        raise carried from None
 
 
 async def _run_one(task: Task, task_runner: Any, evaluator: Any, timeout: float | None, tracing: _Tracing) -> TaskResult:
@@ -556,7 +710,8 @@ async def run(
     ``tracing``: True for OpenTelemetry spans from the global tracer provider, or a
     ``Tracer`` to use; needs the ``otel`` extra. Raises ValueError on duplicate task ids
     or bad arguments, OSError when ``out`` cannot be written (the run stops: results that
-    cannot be saved would be lost)."""
+    cannot be saved would be lost), :class:`RunInterrupted` on SIGINT/SIGTERM (every
+    finished task is in ``out``)."""
     tasks = list(tasks)
     for t in tasks:
         if not isinstance(t, Task):
@@ -617,16 +772,24 @@ async def run(
         report(r)
 
     queue = iter(pending)
+    workers: list[asyncio.Task] = []
 
     async def worker() -> None:
         for task in queue:
+            if interrupts.signum is not None:
+                return
             record(await _run_one(task, task_runner, evaluator, timeout or None, tracer))
+
+    def stop() -> None:
+        for w in workers:
+            w.cancel()
 
     with contextlib.ExitStack() as stack:
         if file is not None:
             stack.callback(file.close)
         if bar is not None:
             stack.enter_context(bar)
+        interrupts = stack.enter_context(_Interrupts(stop))
         report(None)
         with tracer.span(
             "gaia.tasks.execute_all", total=len(tasks), pending=len(pending), parallel=parallel, timeout=timeout or None
@@ -635,9 +798,12 @@ async def run(
                 try:
                     async with asyncio.TaskGroup() as group:
                         for _ in range(min(parallel, len(pending))):
-                            group.create_task(worker())
+                            workers.append(group.create_task(worker()))
                 except ExceptionGroup as eg:  # e.g. OSError writing `out`: raise it as such
                     raise eg.exceptions[0] from None
+        if interrupts.signum is not None:
+            log.info("interrupted by %s: %d of %d task(s) finished", signal.Signals(interrupts.signum).name, len(results), len(tasks))
+            raise RunInterrupted(interrupts.signum, len(results), len(tasks))
     return [results[t.task_id] for t in tasks]
 
 
@@ -653,14 +819,43 @@ def run_sync(
     progress: bool | Callable[[RunProgress], None] = False,
     tracing: Any = False,
 ) -> list[TaskResult]:
-    """:func:`run` for scripts (``asyncio.run``). In a notebook or any running event loop,
-    ``await run(...)`` instead."""
+    """:func:`run` for scripts, on an event loop of its own. In a notebook or any running
+    event loop, ``await run(...)`` instead.
+
+    On an interrupt, once the results file is closed: SIGINT raises ``KeyboardInterrupt``
+    (so an uncaught one ends the script as Ctrl-C does, exit status 130); SIGTERM is
+    delivered again with its default action, ending the process as SIGTERM would have
+    (status 143), only after every finished row is saved."""
+    try:
+        return _run_owned(task_runner, tasks, parallel, timeout, out, evaluator, resume, progress=progress, tracing=tracing)
+    except RunInterrupted as e:
+        if e.signal == signal.SIGTERM and threading.current_thread() is threading.main_thread():
+            if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+                signal.raise_signal(signal.SIGTERM)
+            raise
+        raise KeyboardInterrupt(str(e)) from None
+
+
+def _run_owned(
+    task_runner: Any,
+    tasks: Iterable[Task],
+    parallel: int = 1,
+    timeout: float | None = None,
+    out: str | os.PathLike | None = None,
+    evaluator: Any = None,
+    resume: bool = True,
+    *,
+    progress: bool | Callable[[RunProgress], None] = False,
+    tracing: Any = False,
+) -> list[TaskResult]:
+    """:func:`run` on an event loop of its own; raises :class:`RunInterrupted` as is (the
+    command line reports it and picks the exit status)."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
         pass
     else:
         raise RuntimeError("run_sync cannot be called from a running event loop; use `await gaia_fast.harness.runner.run(...)`")
-    return asyncio.run(
-        run(task_runner, tasks, parallel, timeout, out, evaluator, resume, progress=progress, tracing=tracing)
-    )
+    with asyncio.Runner() as runner:
+        runner.get_loop().set_task_factory(_guard_task_factory)
+        return runner.run(run(task_runner, tasks, parallel, timeout, out, evaluator, resume, progress=progress, tracing=tracing))

@@ -25,6 +25,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+from gaia_fast.scorers.vlm.olympiad_tables import SOURCES, VARIANTS
+
 __all__ = [
     "CHINESE_PHRASE",
     "ENGLISH_PHRASE",
@@ -50,7 +52,6 @@ __all__ = [
     "trans_plus_minus_sign",
 ]
 
-VARIANTS = ("openbmb", "vlmevalkit")
 ENGLISH_PHRASE = "So the final answer is "
 CHINESE_PHRASE = "所以最终答案是"
 
@@ -482,18 +483,6 @@ def score_row(
         return None, type(e).__name__
 
 
-SOURCES = (
-    "OE_MM_maths_en_COMP",
-    "OE_MM_maths_zh_CEE",
-    "OE_MM_maths_zh_COMP",
-    "OE_MM_physics_en_COMP",
-    "OE_MM_physics_zh_CEE",
-    "OE_TO_maths_en_COMP",
-    "OE_TO_maths_zh_CEE",
-    "OE_TO_maths_zh_COMP",
-    "OE_TO_physics_en_COMP",
-    "OE_TO_physics_zh_CEE",
-)
 
 
 def report(rows: Sequence[tuple[str | None, object]]) -> dict[str, float]:

@@ -405,12 +405,14 @@ def _judge_rows(
             continue
         prompt = _twin.judge_prompt(q, choices, predictions[i])
         result = None
+        raised: str | None = None  # the first judge call that raised (server down, breaker open)
         for attempt in range(1, 4):
             counts["judge_calls"] += 1
             try:
                 reply = judge(prompt)
-            except Exception:  # noqa: BLE001 - a failing judge counts as a failed attempt
+            except Exception as e:  # noqa: BLE001 - a failing judge counts as a failed attempt
                 counts["judge_exceptions"] += 1
+                raised = raised or f"{type(e).__name__}: {e}"
                 continue
             reply = reply if isinstance(reply, str) else str(reply)
             if _API_FAILURE in reply:
@@ -431,6 +433,9 @@ def _judge_rows(
                 pick = pool[_native.fallback_index(keys[i], seed & ((1 << 64) - 1), len(pool))]
                 result = {"opt": pick, "route": "random_fallback", "log": _RANDOM_LOG, "pool": len(pool),
                           "reason": f"random_fallback: three judge failures; seeded fallback drew {pick} of {len(pool)} (choices + Z; the reference draws at random)"}
+            if raised is not None:  # not the judge's answer: the judge could not be asked
+                result["judge_error"] = True
+                result["reason"] = f"judge_error: {raised}; {result['reason']}"
         out[i] = result
     return out, counts
 
@@ -454,6 +459,7 @@ def _grade_livexivvqa(
         pl.lit(None, pl.String).alias("reason_judge"),
         pl.lit(None, pl.String).alias("log_judge"),
         pl.lit(0, pl.Int64).alias("pool"),
+        pl.lit(False).alias("_judge_error"),
     ).with_columns(answer.alias("answer"), pred_text.alias("_pred_text"))
     stats_extra: dict[str, Any] = {}
     if judge is not None:
@@ -480,6 +486,7 @@ def _grade_livexivvqa(
             work["reason_judge"].scatter(idx, pl.Series([r["reason"] for r in patch], dtype=pl.String)),
             work["log_judge"].scatter(idx, pl.Series([r.get("log") for r in patch], dtype=pl.String)),
             work["pool"].scatter(idx, pl.Series([r.get("pool", 0) for r in patch], dtype=pl.Int64)),
+            work["_judge_error"].scatter(idx, pl.Series([r.get("judge_error", False) for r in patch], dtype=pl.Boolean)),
         )
     crash = pl.col("route") == "error"
     letters_expr = [(pl.col("answer") == ch) & frame[cols[ch]].is_not_null() for ch in letters] + [pl.col("answer") == "Z"]
@@ -488,7 +495,7 @@ def _grade_livexivvqa(
         pl.col("route").is_in(["exact_matching", "random_fallback"]).alias("_fallback"),
         pl.when(pl.col("route") == "random_fallback").then(pl.any_horizontal(letters_expr)).otherwise(pl.col("answer") == "Z").fill_null(False).alias("_in_pool"),
         pl.when(crash).then(None).otherwise((pl.col("extracted") == pl.col("answer")).fill_null(False).cast(pl.Float64)).alias("score"),
-        pl.when(crash).then(pl.lit("error")).otherwise(pl.lit("ok")).alias("status"),
+        pl.when(crash).then(pl.lit("error")).when(pl.col("_judge_error")).then(pl.lit("judge_error")).otherwise(pl.lit("ok")).alias("status"),
     ).with_columns(pl.when(pl.col("route") == "exact_matching").then(1).otherwise(pl.col("pool")).alias("pool"))
     prefix = f"prefetch ({variant} can_infer): "
     reason = pl.when(pl.col("reason_judge").is_not_null()).then(pl.col("reason_judge"))
@@ -523,6 +530,9 @@ def _grade_livexivvqa(
             # Upstream keys its results and its answer map by index: rows sharing one get
             # one verdict, and the dataset's answer of the last of them.
             stats["duplicate_index_rows"] = dup
+    judge_errors = int(work["_judge_error"].sum())
+    if judge_errors:  # scored by the seeded fallback, as the reference would, but flagged
+        stats["status"] = {"ok": ok.height - judge_errors, "judge_error": judge_errors, "error": n - ok.height}
     stats["routes"] = dict(sorted(work.group_by("route").len().iter_rows()))
     stats["judge"] = judge is not None
     stats.update(stats_extra)

@@ -36,8 +36,8 @@ from gaia_fast.math.olympiad import (
     olympiad_equal,
 )
 from gaia_fast.math.pool import SympyPool
-from gaia_fast.reference import vlm_olympiad as _twin
 from gaia_fast.scorers.vlm import GradeResult
+from gaia_fast.scorers.vlm.olympiad_tables import REPORT_COLUMNS, SOURCES, VARIANTS
 
 __all__ = [
     "REPORT_COLUMNS",
@@ -48,18 +48,6 @@ __all__ = [
     "report",
 ]
 
-VARIANTS = _twin.VARIANTS
-SOURCES = _twin.SOURCES
-REPORT_COLUMNS = (
-    *SOURCES,
-    "zh_maths",
-    "zh_physics",
-    "en_maths",
-    "en_physics",
-    "maths",
-    "physics",
-    "AVG",
-)
 
 _INPUTS = ("prediction", "source", "final_answer", "answer_type", "error")
 
@@ -151,15 +139,14 @@ def _column(frame: pl.DataFrame, name: str) -> pl.Series:
 
 def _precision(answer_type: str | None, error: str | None, variant: str) -> float | list[float] | None:
     """The row's precision argument (§5.2), as the native row glue computes it."""
-    if variant == "vlmevalkit":
-        if answer_type is not None and answer_type != "nan" and "Tuple" in answer_type:
-            return None
-        return _twin.row_precision(error)
     if answer_type is not None and "Tuple" in answer_type:
         return None
-    if not error:
+    if variant == "vlmevalkit":
+        if error is None or error == "nan":  # a NaN cell: the judge's default precision
+            return None
+    elif not error:
         return None
-    if "," in error:
+    if "," in error:  # per-piece precisions; an empty piece takes the default
         return [float(p) if p else 1e-8 for p in error.split(",")]
     return float(error)
 

@@ -48,9 +48,16 @@ import polars as pl
 from gaia_fast import _native
 from gaia_fast.math import physics as _sym
 from gaia_fast.math.pool import SympyPool
-from gaia_fast.reference import vlm_physics as _twin
-from gaia_fast.reference.vlm_physics import JUDGE_SYSTEM_PROMPT, JUDGE_USER_PROMPT
 from gaia_fast.scorers.vlm import GradeResult
+from gaia_fast.scorers.vlm.physics_tables import (
+    JUDGE_SYSTEM_PROMPT,
+    JUDGE_USER_PROMPT,
+    LIST_PATTERN,
+    has_text_command,
+    head_ground_truths,
+    judge_prompt,
+    judge_says_true,
+)
 
 __all__ = [
     "JUDGE_SYSTEM_PROMPT",
@@ -207,6 +214,7 @@ class _SympyStep:
 class _Verdict:
     equivalent: bool
     status: str  # "ok" | "no_judge" | "judge_error"
+    error: str | None = None  # judge_error: what failed
 
 
 class _JudgeStep:
@@ -221,11 +229,11 @@ class _JudgeStep:
         assert self.judge is not None
         try:
             reply = self.judge(prompt)
-        except Exception:  # noqa: BLE001 - is_equiv catches it: the pair is not equivalent
-            return _Verdict(False, "judge_error")
+        except Exception as e:  # noqa: BLE001 - is_equiv catches it: the pair is not equivalent
+            return _Verdict(False, "judge_error", f"{type(e).__name__}: {e}")
         if not isinstance(reply, str):
-            return _Verdict(False, "judge_error")
-        return _Verdict(_twin.judge_says_true(reply), "ok")
+            return _Verdict(False, "judge_error", f"the judge returned {type(reply).__name__}, not str")
+        return _Verdict(judge_says_true(reply), "ok")
 
     def resolve(self, prompts: list[str]) -> list[_Verdict]:
         if self.judge is None:
@@ -240,10 +248,13 @@ class _JudgeStep:
                 answers = list(ex.map(self._one, todo))
         else:
             answers = [self._one(p) for p in todo]
+        self.stats["judge_failures"] += sum(a.status == "judge_error" for a in answers)
         if not self.cache:
             return answers
-        self._cache.update(zip(todo, answers))
-        return [self._cache[p] for p in prompts]
+        # a failure is not remembered: a later row asking the same prompt asks again
+        self._cache.update((p, a) for p, a in zip(todo, answers) if a.status == "ok")
+        fresh = dict(zip(todo, answers))
+        return [self._cache.get(p) or fresh[p] for p in prompts]
 
 
 # ---------------------------------------------------------------------------------------
@@ -259,7 +270,7 @@ class _Row:
     events: dict[str, int]
 
 
-def _pair_decision(spec: _Spec, pred: str, gt: str, events: dict[str, int], flags: set[str]) -> Generator:
+def _pair_decision(spec: _Spec, pred: str, gt: str, events: dict[str, int], flags: dict[str, str]) -> Generator:
     """``is_equiv(pred, gt)`` as far as the item logic needs it: yields requests, returns
     (counts, path)."""
     sympy_false = False
@@ -268,7 +279,7 @@ def _pair_decision(spec: _Spec, pred: str, gt: str, events: dict[str, int], flag
     elif spec.sympy:
         sym: _Sym = yield ("sympy", pred, gt)
         if sym.path == "timeout":
-            flags.add("timeout")
+            flags.setdefault("timeout", sym.detail)
             events["sympy_timeouts"] += 1
         if sym.value is not None:
             events["sympy_decided"] += 1
@@ -283,7 +294,7 @@ def _pair_decision(spec: _Spec, pred: str, gt: str, events: dict[str, int], flag
         route = "judge"
     verdict: _Verdict = yield ("judge", pred, gt)
     if verdict.status != "ok":
-        flags.add(verdict.status)
+        flags.setdefault(verdict.status, verdict.error or "")
     else:
         events["judge"] += 1
         events["sympy_false_judge_true"] += sympy_false and verdict.equivalent
@@ -300,7 +311,7 @@ def _new_events() -> dict[str, int]:
 
 
 def _text_route(spec: _Spec, pred: str, gt: str) -> bool:
-    return _twin.has_text_command(pred, spec.text_check) or _twin.has_text_command(gt, spec.text_check)
+    return has_text_command(pred, spec.text_check) or has_text_command(gt, spec.text_check)
 
 
 def _sympy_pairs(spec: _Spec, preds: list[str], gts: list[str]) -> list[tuple[str, str]]:
@@ -311,7 +322,7 @@ def _sympy_pairs(spec: _Spec, preds: list[str], gts: list[str]) -> list[tuple[st
 
 def _item(spec: _Spec, preds: list[str], gts: list[str]) -> Generator[tuple, Any, _Row]:
     events = _new_events()
-    flags: set[str] = set()
+    flags: dict[str, str] = {}  # status -> detail (the first judge error's message)
     n = len(preds)
     if spec.exact and any(g in preds for g in gts):
         events["exact"] += 1
@@ -328,18 +339,25 @@ def _item(spec: _Spec, preds: list[str], gts: list[str]) -> Generator[tuple, Any
                     break
         score = matched / n if n else 0.0
         reason = f"{matched}/{n} box(es) match" + (f" ({', '.join(sorted(set(how)))})" if how else "")
-        return _Row(score, _status(flags, spec), reason, events)
+        return _row(score, flags, spec, reason, events)
     for pred in preds:
         for gt in gts:
             ok, path = yield from _pair_decision(spec, pred, gt, events, flags)
             if ok:
-                return _Row(1.0, _status(flags, spec), f"box {preds.index(pred) + 1}/{n} ≡ ground truth: {path}", events)
-    return _Row(0.0, _status(flags, spec), f"no box of {n} matches" if n else "no box", events)
+                return _row(1.0, flags, spec, f"box {preds.index(pred) + 1}/{n} ≡ ground truth: {path}", events)
+    return _row(0.0, flags, spec, f"no box of {n} matches" if n else "no box", events)
 
 
-def _status(flags: set[str], spec: _Spec) -> str:
+def _row(score: float, flags: dict[str, str], spec: _Spec, reason: str, events: dict[str, int]) -> _Row:
+    status = _status(flags, spec)
+    if status == "judge_error":  # the message first: it is what the user has to act on
+        reason = f"judge_error: {flags['judge_error']}; {reason} (a failed judge call counts as not equivalent)"
+    return _Row(score, status, reason, events)
+
+
+def _status(flags: dict[str, str], spec: _Spec) -> str:
     if spec.judge_optional:
-        flags.discard("no_judge")
+        flags.pop("no_judge", None)
     for s in STATUSES:
         if s in flags:
             return s
@@ -364,7 +382,7 @@ def _drive(items: list[Generator], sym: _SympyStep, judge: _JudgeStep) -> list[_
     while pending:
         reqs = list(pending.items())
         sym.resolve([(p, g) for _, (kind, p, g) in reqs if kind == "sympy"])
-        jreqs = [(i, _twin.judge_prompt(p, g)) for i, (kind, p, g) in reqs if kind == "judge"]
+        jreqs = [(i, judge_prompt(p, g)) for i, (kind, p, g) in reqs if kind == "judge"]
         answers = dict(zip([i for i, _ in jreqs], judge.resolve([pr for _, pr in jreqs])))
         for i, (kind, p, g) in reqs:
             advance(i, sym.get((p, g)) if kind == "sympy" else answers[i])
@@ -386,12 +404,12 @@ def _ground_truths(spec: _Spec, answer: Any) -> list[str] | str:
         return [answer.strip()]
     if spec.gts in ("head", "list"):
         try:
-            return _twin.head_ground_truths(answer)
+            return head_ground_truths(answer)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             return "bad_answer"
     # default: several ground truths when the answer is a list literal, else one, stripped
     try:
-        gts = _twin.head_ground_truths(answer)
+        gts = head_ground_truths(answer)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         gts = [answer]
     return [g.strip() for g in gts]
@@ -416,7 +434,7 @@ def _extract(spec: _Spec, predictions: pl.Series) -> tuple[list[list[str]], byte
 def _yale_list(boxes: list[str]) -> list[str] | None:
     out: list[str] = []
     for box in boxes:
-        found = _twin.LIST_PATTERN.findall(box)
+        found = LIST_PATTERN.findall(box)
         if found:
             out.extend(p.strip() for groups in found for item in groups if item for p in item.split(","))
             continue
@@ -454,6 +472,10 @@ def grade(
 
     ``judge=None``: pairs that would go to the judge count as not equivalent and their
     rows get status ``no_judge`` (except ``dcvlr``, which upstream runs without one).
+    A judge call that raises (or returns a non-str) counts as not equivalent, as upstream's
+    ``is_equiv`` has it, and its row gets status ``judge_error`` with the first failure's
+    message at the start of ``reason``; a failed prompt is not remembered (a later row
+    asks again); ``stats["judge_failures"]`` counts the failed calls.
     ``seed`` is unused (nothing here is random). ``judge_cache=False`` asks the judge
     again for a repeated prompt, as upstream does. ``pool``: the SymPy worker pool (a
     shared one by default); ``standardize_timeout``/``compare_timeout``: upstream's 10 s /
@@ -484,7 +506,7 @@ def grade(
     raw_preds = preds_col.to_list()
 
     stats: dict[str, Any] = {"variant": variant or "gaia-fast", "rows": n, "fast_path": 0, "sympy": 0,
-                             "sympy_timeouts": 0, "judge_calls": 0}
+                             "sympy_timeouts": 0, "judge_calls": 0, "judge_failures": 0}
     items: list[Generator] = []
     prefetch: list[tuple[list[str], list[str]]] = []
     fixed: list[_Row | None] = [None] * n  # rows decided before any equivalence check
@@ -600,7 +622,7 @@ def physics_equal(prediction: str, gt: str, judge: Judge | None = None, *, pool:
     if not isinstance(prediction, str) or not isinstance(gt, str):
         raise TypeError("physics_equal takes two str")
     spec = _SPECS[None]
-    stats = {"fast_path": 0, "sympy": 0, "sympy_timeouts": 0, "judge_calls": 0}
+    stats = {"fast_path": 0, "sympy": 0, "sympy_timeouts": 0, "judge_calls": 0, "judge_failures": 0}
     gen = _item(spec, [prediction.strip()], [gt.strip()])
     (row,) = _drive([gen], _SympyStep(pool, stats), _JudgeStep(judge, 1, True, stats))
     return row.score == 1.0
