@@ -160,6 +160,8 @@ def _score_text(v: Any) -> str:
 )
 @click.option("--jobs", type=click.IntRange(min=1), help="Several archives: how many to grade at once (default: the CPU count).")
 @click.option("--chunk-rows", type=click.IntRange(min=1), default=1_000_000, hidden=True)
+@click.option("--engine", type=click.Choice(("local", "ray")), default="local", show_default=True, help="ray: read and score on a Ray cluster (gaia-fast[ray]); PATH must be readable on every node.")
+@click.option("--ray-address", metavar="ADDR", help="--engine ray: the cluster to join (e.g. auto, ray://head:10001); default: RAY_ADDRESS, else a local instance.")
 def grade(archives: tuple[Path, ...], **options: Any) -> None:
     """Grade result archives: files, globs and folders.
 
@@ -175,6 +177,14 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
     *.pkl, ...) are skipped and listed; other files are GAIA archives (one --metadata for
     all). Reports go to --report-dir; exit code 1 when an archive could not be graded.
     """
+    engine, ray_address = options.pop("engine"), options.pop("ray_address")
+    if engine == "ray":
+        from gaia_fast.cli.grade_ray import grade_ray
+
+        grade_ray(archives, ray_address=ray_address, **options)
+        return
+    if ray_address is not None:
+        raise click.UsageError("--ray-address needs --engine ray")
     if not archives:
         _grade_zypher(options["comparison"], options["as_json"])
         return

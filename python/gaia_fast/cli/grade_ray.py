@@ -1,0 +1,153 @@
+"""``gaia-fast grade --engine ray [--ray-address ADDR] PATH``: the GAIA grade path on Ray.
+
+Reading, the metadata join and scoring run as Ray tasks on the cluster (or a local Ray
+instance started for the run); the summary comes from Ray aggregates; the blocks stream
+back to this process only to be written to ``--out`` and ``answer_comparison.csv``. PATH
+must be readable at the same path on every node (a shared file system or object store
+mounted alike).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from gaia_fast.cli._common import BadInput
+
+#: Options the local path has and this engine does not (flag → why).
+_UNSUPPORTED = {
+    "compare": "--compare",
+    "submission": "--submission",
+}
+
+
+def _start(address: str | None):
+    """Connect to ``address`` (or start a local instance); returns (ray, started_here)."""
+    try:
+        import ray
+    except ImportError:
+        raise click.UsageError("--engine ray needs Ray Data: pip install 'gaia-fast[ray]'") from None
+    if ray.is_initialized():
+        if address:
+            logging.getLogger("gaia_fast").warning("Ray is already initialised in this process; --ray-address %s is not used", address)
+        return ray, False
+    try:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        raise BadInput(f"cannot connect to Ray at {address or 'a new local instance'}: {e}") from None
+    return ray, True
+
+
+def grade_ray(archives: tuple[Path, ...], *, ray_address: str | None, **options: Any) -> None:
+    """Run ``grade`` for one PATH (a file, a folder or glob of Parquet parts) on Ray."""
+    from gaia_fast.cli.grade import _consoles, _level_table, _library_warnings
+    from gaia_fast.datasets.gaia import load_metadata
+    from gaia_fast.io.readers import InputError
+    from gaia_fast.io.writers import table_format
+
+    if len(archives) != 1:
+        raise click.UsageError("--engine ray grades one PATH per call (a file, or a folder or glob of Parquet parts)")
+    used = [flag for key, flag in _UNSUPPORTED.items() if options.get(key)]
+    if options.get("benchmark", "gaia") != "gaia":
+        used.append(f"--benchmark {options['benchmark']}")
+    if used:
+        raise click.UsageError(f"{', '.join(used)} not supported with --engine ray")
+    archive = archives[0]
+    out, comparison, as_json = options.get("out"), options["comparison"], options.get("as_json", False)
+    scorer, metadata, split = options["scorer"], options.get("metadata"), options["split"]
+    if out is not None:
+        try:
+            table_format(out)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--out") from None
+    out_console, err = _consoles(as_json)
+
+    with _library_warnings(err):
+        try:
+            meta = load_metadata(metadata, split) if metadata is not None else None
+        except InputError as e:
+            raise BadInput(str(e)) from None
+        ray, started = _start(ray_address)
+        # Ray Data reports each execution at INFO; the run's own output is the report.
+        logging.getLogger("ray.data").setLevel(logging.WARNING)
+        try:
+            from ray.data import DataContext
+
+            from gaia_fast.integrations.ray import grade_archive_dataset, write_outputs
+
+            ctx = DataContext.get_current()
+            ctx.enable_progress_bars = False
+            ctx.execution_options.preserve_order = True  # --out keeps the archive's row order
+            try:
+                graded = grade_archive_dataset(
+                    archive,
+                    scorer=scorer,
+                    metadata=meta,
+                    prediction_col=options.get("prediction_col"),
+                    truth_col=options.get("truth_col"),
+                    id_col=options.get("id_col"),
+                    level_col=options.get("level_col"),
+                    skip_bad_lines=options.get("skip_bad_lines", False),
+                    explain=options.get("explain", False),
+                    keep_originals=out is not None,
+                )
+            except InputError as e:
+                raise BadInput(str(e)) from None
+            for s in graded.skipped:
+                where = f"{s.get('path')}:{s.get('line')}"
+                err.print(f"[yellow]skipped[/] {where}: {s.get('message')}", markup=True, highlight=False)
+            if graded.truth_differs:
+                err.print(
+                    f"[yellow]warning:[/] {graded.truth_differs} row(s) carry a truth that differs from the metadata's; the metadata's is used",
+                    markup=True,
+                    highlight=False,
+                )
+            if graded.duplicate_ids:
+                dup = graded.duplicate_ids
+                err.print(
+                    f"[yellow]warning:[/] {len(dup)} task id(s) occur more than once (every row is graded): {', '.join(dup[:5])}",
+                    markup=True,
+                    highlight=False,
+                )
+            try:
+                n_cmp = write_outputs(graded.scored, comparison=comparison, out=out)
+            except OSError as e:
+                raise BadInput(f"cannot write {e.filename or ''}: {e.strerror or e}") from None
+        finally:
+            if started:
+                ray.shutdown()
+
+    result: dict[str, Any] = {
+        "archive": str(archive),
+        "layout": graded.layout,
+        "scorer": scorer,
+        "engine": "ray",
+        "metadata": str(metadata) if metadata is not None else None,
+        "split": split if metadata is not None else None,
+        "input_rows": graded.input_rows,
+        "skipped_lines": graded.skipped,
+        **graded.summary,
+        "comparison": {"path": str(comparison), "rows": n_cmp},
+        "out": str(out) if out is not None else None,
+    }
+    if as_json:
+        click.echo(json.dumps(result, indent=2, ensure_ascii=False, default=str))
+        return
+    src = f" against {result['metadata']} ({result['split']})" if result["metadata"] else ""
+    out_console.print(f"{result['archive']} ({result['layout']} layout, {result['input_rows']} rows, engine ray){src}")
+    out_console.print(_level_table(f"Accuracy by level — scorer {scorer}", result, scorer == "gaia-graded"))
+    counts = ", ".join(f"{k} {v}" for k, v in result["status_counts"].items())
+    out_console.print(f"Rows: {result['rows']} ({counts})")
+    if result["excluded"]:
+        out_console.print(f"Excluded from accuracy (no truth / task not in metadata): {result['excluded']}")
+    if result["skipped_lines"]:
+        out_console.print(f"Skipped lines: {len(result['skipped_lines'])}")
+    out_console.print(f"Comparison written to {comparison} ({n_cmp} rows)")
+    if out is not None:
+        out_console.print(f"All rows written to {out}")
+    sys.stdout.flush()
