@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from pathlib import Path
 
@@ -14,6 +15,9 @@ import pyarrow.json as pj
 import pytest
 from click.testing import CliRunner
 
+# Ray binds to the host's address unless told that no cluster will join: keep the test
+# instance (and its workers) on 127.0.0.1.
+os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 ray = pytest.importorskip("ray", reason="Ray Data is not installed (pip install 'gaia-fast[ray]')")
 
 import gaia_fast as gf  # noqa: E402
@@ -28,7 +32,10 @@ SCORERS = ("gaia", "gaia-lenient", "gaia-graded")
 
 @pytest.fixture(scope="module")
 def ray_local():
-    """One local Ray instance for the module (starting one takes seconds)."""
+    """One local Ray instance for the module (starting one takes seconds), on 127.0.0.1."""
+    from ray._private import ray_constants
+
+    no_cluster, ray_constants.ENABLE_RAY_CLUSTER = ray_constants.ENABLE_RAY_CLUSTER, False
     t0 = time.perf_counter()
     ray.init(
         num_cpus=2,
@@ -42,8 +49,10 @@ def ray_local():
     ctx.execution_options.preserve_order = True
     logging.getLogger("ray.data").setLevel(logging.WARNING)
     logging.getLogger("gaia_fast").info("ray started in %.1f s", time.perf_counter() - t0)
+    assert ray.get_runtime_context().gcs_address.startswith("127.0.0.1:")
     yield ray
     ray.shutdown()
+    ray_constants.ENABLE_RAY_CLUSTER = no_cluster
 
 
 @pytest.fixture(scope="module")
