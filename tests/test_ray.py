@@ -257,13 +257,13 @@ def test_cli_engine_ray_statuses_and_parquet_parts(ray_local, tmp_path):
     assert cmp_r == cmp_l
     _same_out(out_l, out_r)
 
-    # the same archive as a folder of Parquet parts (read with ray.data.read_parquet)
+    # the same archive as a folder of Parquet parts (read with ray.data.read_parquet), by URI
     parts = tmp_path / "parts"
     parts.mkdir()
     frame = pl.DataFrame(rows, schema={"task_id": pl.String, "prediction": pl.String, "truth": pl.String, "note": pl.Int64})
     for i, chunk in enumerate(frame.iter_slices(10)):
         chunk.write_parquet(parts / f"part-{i}.parquet")
-    r = _cli(parts, "--metadata", tmp_path / "GAIA", "--engine", "ray", "--comparison", tmp_path / "p.csv", "--json")
+    r = _cli(f"file://{parts}", "--metadata", tmp_path / "GAIA", "--engine", "ray", "--comparison", tmp_path / "p.csv", "--json")
     assert r.exit_code == 0, r.output
     s = json.loads(r.stdout)
     first = loc["status_counts"]

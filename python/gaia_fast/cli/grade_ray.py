@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,15 @@ def _start(address: str | None):
     return ray, True
 
 
+def _uri(path: Path) -> Path | str:
+    """The URI a PATH argument was (``s3://b/k`` arrives as Path ``s3:/b/k``)."""
+    m = re.match(r"^([A-Za-z][A-Za-z0-9+.-]+):/(?!/)(.*)$", str(path))
+    if m is None:
+        return path
+    scheme, rest = m.groups()
+    return f"{scheme}:///{rest}" if scheme == "file" else f"{scheme}://{rest}"
+
+
 def grade_ray(archives: tuple[Path, ...], *, ray_address: str | None, **options: Any) -> None:
     """Run ``grade`` for one PATH (a file, a folder or glob of Parquet parts) on Ray."""
     from gaia_fast.cli.grade import _consoles, _level_table, _library_warnings
@@ -53,11 +63,11 @@ def grade_ray(archives: tuple[Path, ...], *, ray_address: str | None, **options:
     if len(archives) != 1:
         raise click.UsageError("--engine ray grades one PATH per call (a file, or a folder or glob of Parquet parts)")
     used = [flag for key, flag in _UNSUPPORTED.items() if options.get(key)]
-    if options.get("benchmark", "gaia") != "gaia":
+    if options.get("benchmark") not in (None, "gaia"):
         used.append(f"--benchmark {options['benchmark']}")
     if used:
         raise click.UsageError(f"{', '.join(used)} not supported with --engine ray")
-    archive = archives[0]
+    archive = _uri(archives[0])
     out, comparison, as_json = options.get("out"), options["comparison"], options.get("as_json", False)
     scorer, metadata, split = options["scorer"], options.get("metadata"), options["split"]
     if out is not None:

@@ -466,7 +466,8 @@ def grade_archive_dataset(
     """Grade a GAIA result archive on the Ray cluster ``ray.init`` connected to.
 
     ``path`` is a file (JSONL, JSON, CSV/TSV, Parquet, XLSX), a folder or glob of Parquet
-    parts, or a workspace folder; every node must be able to read it. Parquet is read
+    parts, a workspace folder, or a URI of Parquet data (``s3://…``, ``gs://…``) that
+    Ray's file systems read; every node must be able to read it. Parquet is read
     with ``ray.data.read_parquet`` (split by row group) and normalised per batch; any
     other file is read by the local reader in one task per file (so a bad line is named
     by file and line exactly as locally). Then each batch is joined with ``metadata``
@@ -478,14 +479,22 @@ def grade_archive_dataset(
 
     _check_scorer(scorer)
     overrides = {"prediction_col": prediction_col, "truth_col": truth_col, "id_col": id_col, "level_col": level_col}
-    try:
-        files = _expand(str(path))
-    except FileNotFoundError as e:
-        raise InputError(path, str(e).split(": ", 1)[-1]) from None
-    skipped: list[dict[str, Any]] = []
-    if all(f.is_file() and f.suffix.lower() in _PARQUET for f in files):
+    uri = "://" in str(path)
+    if uri:
+        # s3://, gs://, file://, …: Ray's file systems read it; the local readers cannot.
+        suffix = Path(str(path).split("://", 1)[1]).suffix.lower()
+        if suffix and suffix not in _PARQUET:
+            raise InputError(path, "only Parquet (a file or a folder of parts) can be read from a URI")
+        files = [str(path)]
+    else:
         try:
-            raw = ray.data.read_parquet([str(f) for f in files])
+            files = [str(f) for f in _expand(str(path))]
+        except FileNotFoundError as e:
+            raise InputError(path, str(e).split(": ", 1)[-1]) from None
+    skipped: list[dict[str, Any]] = []
+    if uri or all(Path(f).is_file() and Path(f).suffix.lower() in _PARQUET for f in files):
+        try:
+            raw = ray.data.read_parquet(files)
             schema = raw.schema()
         except Exception as e:  # noqa: BLE001
             raise InputError(path, f"cannot read Parquet: {e}") from None
@@ -500,11 +509,11 @@ def grade_archive_dataset(
         normalised = raw.map_batches(_TypedBatch(str(path), overrides), batch_format="pyarrow", batch_size=batch_size)
         layout_name = layout.name
     else:
-        bad = [f for f in files if f.is_file() and f.suffix.lower() in _PARQUET]
+        bad = [f for f in files if Path(f).is_file() and Path(f).suffix.lower() in _PARQUET]
         if bad:
             raise InputError(path, "mixes Parquet parts with other files; grade them separately")
         task = ray.remote(_read_one).options(num_returns=3)
-        refs = [task.remote(str(f), overrides, skip_bad_lines, keep_originals) for f in files]
+        refs = [task.remote(f, overrides, skip_bad_lines, keep_originals) for f in files]
         infos = ray.get([x for r in refs for x in (r[1], r[2])])
         for i in range(0, len(infos), 2):
             found = infos[i + 1]
@@ -568,7 +577,7 @@ def grade_archive_dataset(
         skipped=skipped,
         duplicate_ids=dup,
         truth_differs=differ,
-        files=[str(f) for f in files],
+        files=files,
     )
 
 
