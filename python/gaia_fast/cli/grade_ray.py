@@ -83,12 +83,14 @@ def grade_ray(archives: tuple[Path, ...], *, ray_address: str | None, **options:
         except InputError as e:
             raise BadInput(str(e)) from None
         ray, started = _start(ray_address)
-        # Ray Data reports each execution at INFO; the run's own output is the report.
-        logging.getLogger("ray.data").setLevel(logging.WARNING)
         try:
             from ray.data import DataContext
 
             from gaia_fast.integrations.ray import grade_archive_dataset, write_outputs
+
+            # Ray Data reports each execution at INFO (its logger is set up on import);
+            # the run's own output is the report.
+            logging.getLogger("ray.data").setLevel(logging.WARNING)
 
             ctx = DataContext.get_current()
             ctx.enable_progress_bars = False
