@@ -17,6 +17,7 @@ VLMEvalKit; the row is then marked ``timeout``.
 from __future__ import annotations
 
 import atexit
+import threading
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -50,14 +51,16 @@ class Decision:
 
 
 _pools: dict[float, SympyPool] = {}
+_pools_lock = threading.Lock()
 
 
 def olympiad_pool(timeout: float = DEFAULT_TIMEOUT) -> SympyPool:
     """The process-wide pool for OlympiadBench pairs (started on first use, closed at exit)."""
-    pool = _pools.get(timeout)
-    if pool is None:
-        pool = _pools[timeout] = SympyPool(timeout=timeout, warm=_WARM)
-        atexit.register(pool.close)
+    with _pools_lock:  # threads calling at once share one pool
+        pool = _pools.get(timeout)
+        if pool is None:
+            pool = _pools[timeout] = SympyPool(timeout=timeout, warm=_WARM)
+            atexit.register(pool.close)
     return pool
 
 

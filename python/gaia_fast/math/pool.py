@@ -118,8 +118,8 @@ def _launch(argv: list[str]) -> subprocess.Popen:
 def _after_fork_in_child() -> None:
     # The child has no launcher thread, and its copies of the parent's worker pipes must
     # not keep the parent's workers alive nor be used: each pool starts afresh.
-    global _launcher, _launcher_lock
-    _launcher, _launcher_lock = None, threading.Lock()
+    global _launcher, _launcher_lock, _default_lock
+    _launcher, _launcher_lock, _default_lock = None, threading.Lock(), threading.Lock()
     for pool in list(_pools):
         pool._forget_workers()
 
@@ -488,13 +488,15 @@ def _importable_name(func: Callable[..., Any]) -> str:
 
 
 _default: SympyPool | None = None
+_default_lock = threading.Lock()
 
 
 def default_pool(timeout: float = 10.0) -> SympyPool:
     """A process-wide pool, started on first use and closed at exit."""
     global _default
-    if _default is None or _default.timeout != timeout:
-        if _default is not None:
-            _default.close()
-        _default = SympyPool(timeout=timeout)
-    return _default
+    with _default_lock:
+        if _default is None or _default.timeout != timeout:
+            if _default is not None:
+                _default.close()
+            _default = SympyPool(timeout=timeout)
+        return _default
