@@ -88,8 +88,7 @@ class _Launcher:
             except BaseException as e:  # noqa: BLE001 - handed to the caller
                 future.set_exception(e)
             else:
-                if not future.set_result(proc) and future.cancelled():  # pragma: no cover
-                    proc.kill()
+                future.set_result(proc)
 
     def popen(self, argv: list[str], limit: float = 60.0) -> subprocess.Popen:
         future: Future = Future()
@@ -97,7 +96,6 @@ class _Launcher:
         try:
             return future.result(timeout=limit)
         except FutureTimeout:
-            future.cancel()
             raise WorkerStartError(f"math worker could not start: no process after {limit:g} s") from None
 
 
@@ -137,7 +135,7 @@ class _Worker:
         self.ready = False
         self.job: int | None = None
         self.deadline = time.monotonic() + start_limit  # start-up, then the current item
-        self.path = list(sys.path)
+        self.path = _sys_path()
         self.gen = gen
 
     @property
@@ -301,7 +299,7 @@ class SympyPool:
                 "math worker could not start: no Python executable (sys.executable is empty; "
                 "pass executable= or call multiprocessing.set_executable())"
             )
-        config = {"path": list(sys.path), "warm": list(self.warm), "parent": os.getpid()}
+        config = {"path": _sys_path(), "warm": list(self.warm), "parent": os.getpid()}
         # -P: no working directory on the path while the bootstrap imports the stdlib (a
         # user's json.py must not shadow it); the worker then takes the caller's sys.path.
         argv = [exe, *_interpreter_flags(), "-P", "-c", BOOTSTRAP, json.dumps(config)]
@@ -351,14 +349,13 @@ class SympyPool:
             w.kill()
         _stop_all(stop, self._pid)
 
-    def _replace(self, w: _Worker, mine: list[_Worker], *, count: bool = True) -> _Worker:
+    def _replace(self, w: _Worker, mine: list[_Worker]) -> _Worker:
         w.kill()
         with self._lock:
             self._live.discard(w)
             fresh = self._start()
             self._live.add(fresh)
-            if count:
-                self.stats["workers_replaced"] += 1
+            self.stats["workers_replaced"] += 1
         mine[mine.index(w)] = fresh
         return fresh
 
@@ -419,8 +416,9 @@ class SympyPool:
     ) -> None:
         i = queue.pop()
         path = None
-        if sys.path != w.path:  # the caller changed sys.path since: the worker follows
-            path = w.path = list(sys.path)
+        current = _sys_path()
+        if current != w.path:  # the caller changed sys.path since: the worker follows
+            path = w.path = current
         data = encode((path, pickle.dumps((func, items[i]), protocol=pickle.HIGHEST_PROTOCOL)))
         try:
             w.send(data)
@@ -462,6 +460,11 @@ class SympyPool:
             with self._lock:
                 self.stats["evaluated"] += 1
                 self.stats["errors"] += status == "error"
+
+
+def _sys_path() -> list[str]:
+    # Entries the import system uses (str, or path-like objects some callers append).
+    return [os.fspath(p) for p in sys.path if isinstance(p, (str, os.PathLike)) and isinstance(os.fspath(p), str)]
 
 
 def _readable(workers: list[_Worker], timeout: float) -> list[_Worker]:
