@@ -334,7 +334,9 @@ def test_workers_never_outlive_their_parent(tmp_path, how):
         assert ready, f"the parent printed nothing within {LIMIT} s"
         info = json.loads(parent.stdout.readline())
         workers = info["workers"]
-        assert len(workers) == 2 and all(_alive(p) for p in workers)
+        assert len(workers) == 2
+        if how != "exit":  # (after os._exit they may already be gone)
+            assert all(_alive(p) for p in workers)
         if how == "gil":
             deadline = time.monotonic() + 60
             while not (marker.exists() and marker.read_text()) and time.monotonic() < deadline:
