@@ -12,10 +12,10 @@ big-endian length followed by a pickle. Parent to worker: ``(sys_path | None, pi
 Worker to parent: ``("ready", pid)`` once its warm-up imports are done, or
 ``("failed", why)`` if it cannot start; then ``(status, value, error)`` per item.
 
-A worker never outlives its parent: it exits at end of input, and on Linux it also asks
-the kernel to kill it when the parent dies (``PR_SET_PDEATHSIG``), which works even
-while an item holds the GIL inside a C call; elsewhere a watchdog thread compares the
-parent pid. Keyboard interrupts are the parent's to handle, so workers ignore SIGINT.
+A worker never outlives its parent: it exits at end of input or when a watchdog thread
+sees its parent pid change, and on Linux it also asks the kernel to kill it when the
+parent dies (``PR_SET_PDEATHSIG``), which works even while an item holds the GIL inside
+a C call (the two threads need the GIL; elsewhere such an item ends first). Keyboard interrupts are the parent's to handle, so workers ignore SIGINT.
 
 This module imports only the standard library: it is loaded before anything else in
 every worker.
