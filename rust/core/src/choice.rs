@@ -869,7 +869,7 @@ mod tests {
 
     #[test]
     fn matchers_do_linear_work_on_adversarial_shapes() {
-        let shapes: Vec<(&str, Box<dyn Fn(usize) -> String>)> = vec![
+        let shapes: Vec<crate::work::Shape> = vec![
             ("<answer>", Box::new(|n| rep("<answer>", n, "", ""))),
             ("<answer> + spaces", Box::new(|n| rep("<answer>                    ", n, "", ""))),
             ("<answer> A + spaces", Box::new(|n| rep("<answer> A                    ", n, "", ""))),

@@ -706,7 +706,7 @@ mod tests {
 
     /// Adversarial shapes for the box extractors: repeated or unclosed openers, deep
     /// nesting, long runs of braces, backslashes and whitespace.
-    fn box_shapes() -> Vec<(&'static str, Box<dyn Fn(usize) -> String>)> {
+    fn box_shapes() -> Vec<crate::work::Shape> {
         vec![
             ("open boxes", Box::new(|n| rep("\\boxed{", n, "", ""))),
             ("nested boxes", Box::new(|n| nest("\\boxed{", "x", "}", n))),
@@ -748,7 +748,7 @@ mod tests {
 
     #[test]
     fn preprocessing_does_linear_work() {
-        let shapes: Vec<(&str, Box<dyn Fn(usize) -> String>)> = vec![
+        let shapes: Vec<crate::work::Shape> = vec![
             ("_{ newline", Box::new(|n| rep("_{", n, "", "\n}"))),
             ("_{ no close", Box::new(|n| rep("_{", n, "", ""))),
             ("_{}", Box::new(|n| rep("_{}", n, "", ""))),

@@ -1354,7 +1354,7 @@ mod tests {
 
     #[test]
     fn extraction_and_preprocessing_do_linear_work() {
-        let shapes: Vec<(&str, Box<dyn Fn(usize) -> String>)> = vec![
+        let shapes: Vec<crate::work::Shape> = vec![
             ("phrase x k", Box::new(|n| rep(ENGLISH_PHRASE, n, "", ""))),
             ("phrase + newline x k", Box::new(|n| rep("So the final answer is 1\n", n, "", ""))),
             ("zh phrase x k", Box::new(|n| rep(CHINESE_PHRASE, n, "", ""))),

@@ -23,6 +23,10 @@ pub(crate) fn add(n: usize) {
     let _ = n;
 }
 
+/// A named input shape for the work tests: size -> text.
+#[cfg(test)]
+pub(crate) type Shape = (&'static str, Box<dyn Fn(usize) -> String>);
+
 /// The steps counted on this thread while `f` ran.
 #[cfg(test)]
 pub(crate) fn count<T>(f: impl FnOnce() -> T) -> (T, u64) {
