@@ -16,6 +16,7 @@ use rayon::prelude::*;
 
 use crate::batch::{Cursor, StrColumn};
 use crate::text::{is_py_space, py_lower};
+use crate::work;
 
 /// Which VLMEvalKit matcher (spec §0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,6 +190,7 @@ fn next_char(s: &str, i: usize) -> Option<char> {
 /// Match the literal `lit` case-insensitively at byte `i`; the end on success.
 fn lit_ci(s: &str, mut i: usize, lit: &[u8]) -> Option<usize> {
     for &p in lit {
+        work::add(1);
         let c = next_char(s, i)?;
         if !ci_eq(c, p) {
             return None;
@@ -202,6 +204,7 @@ fn lit_ci(s: &str, mut i: usize, lit: &[u8]) -> Option<usize> {
 fn skip_ws(s: &str, mut i: usize) -> (usize, usize) {
     let mut n = 0;
     while let Some(c) = next_char(s, i) {
+        work::add(1);
         if !is_py_space(c) {
             break;
         }
@@ -229,11 +232,13 @@ fn letter_ci(s: &str, i: usize) -> Option<(Option<u8>, usize)> {
 /// End positions of every case-insensitive `answer`, in order (each starts with `a`/`A`,
 /// which no other code point matches; `ſ` may stand for the `s`).
 fn answer_ends(s: &str) -> impl Iterator<Item = usize> + '_ {
+    work::add(s.len());
     memchr::memchr2_iter(b'a', b'A', s.as_bytes()).filter_map(move |i| lit_ci(s, i + 1, b"nswer"))
 }
 
 /// dcvlr regex 1, `(?i)<answer>\s*([A-Z])\s*</answer>`: the leftmost match's letter.
 fn answer_tag(s: &str) -> Option<Option<u8>> {
+    work::add(s.len());
     memchr::memchr_iter(b'<', s.as_bytes()).find_map(|i| {
         let j = lit_ci(s, i + 1, b"answer>")?;
         let (letter, j) = letter_ci(s, skip_ws(s, j).0)?;
@@ -244,6 +249,7 @@ fn answer_tag(s: &str) -> Option<Option<u8>> {
 
 /// dcvlr regex 2, `(?i)\\boxed\s*\{\s*([A-Z])\s*\}`.
 fn boxed(s: &str) -> Option<Option<u8>> {
+    work::add(s.len());
     memchr::memchr_iter(b'\\', s.as_bytes()).find_map(|i| {
         let j = lit_ci(s, i + 1, b"boxed")?;
         let j = lit_ci(s, skip_ws(s, j).0, b"{")?;
@@ -282,6 +288,7 @@ fn answer_is(s: &str) -> Option<u8> {
             return None;
         }
         while s.as_bytes().get(j) == Some(&b'*') {
+            work::add(1);
             j += 1;
         }
         match s.as_bytes().get(j) {
@@ -332,6 +339,7 @@ fn tokens(s: &str, seps: &[bool; 128]) -> Tokens {
     let mut t = Tokens { count: 0, first: [ABSENT; 26] };
     let mut len = 0usize; // chars in the current token
     let mut single = 0u8; // its first char when ASCII uppercase
+    work::add(s.len());
     for c in s.chars() {
         let sep = if c.is_ascii() { seps[c as usize] || is_py_space(c) } else { is_py_space(c) };
         if sep {
@@ -378,6 +386,7 @@ fn option_stage(answer: &str, choices: &[Choice], variant: Variant) -> Decision 
     let b = answer.as_bytes();
     // Every fixed text is longer than 25 bytes: shorter answers skip the searches.
     if b.len() >= 26 {
+        work::add(5 * b.len());
         if fixed[0].find(b).is_some() {
             return Decision::NONE;
         }
@@ -441,6 +450,7 @@ fn lowered(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 fn text_stage(answer: &str, choices: &[Choice], variant: Variant) -> Decision {
+    work::add(2 * answer.len() + choices.iter().map(|c| c.text.len()).sum::<usize>());
     let a = py_lower(answer);
     if variant.position_rule() {
         let total: usize = choices.iter().map(|c| c.text.chars().count()).sum();
@@ -479,6 +489,7 @@ pub fn can_infer(answer: &str, choices: &[Choice], variant: Variant) -> Decision
 
 /// More than five pieces in the Python-whitespace split of `s`?
 fn more_than_five_pieces(s: &str) -> bool {
+    work::add(s.len());
     let mut pieces = 0;
     let mut in_piece = false;
     for c in s.chars() {
@@ -534,24 +545,34 @@ fn strip_ascii(mut b: &[u8], ch: u8) -> &[u8] {
 /// `rfind`). Short needles are checked at each occurrence of their first byte, which beats
 /// building a searcher for the short texts scored here; long ones use `memmem`.
 fn rfind_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    work::add(hay.len() + needle.len());
     match needle {
         [] => Some(hay.len()),
-        [first, ..] if needle.len() <= 16 => memchr::memrchr_iter(*first, hay).find(|&i| hay[i..].starts_with(needle)),
+        [first, ..] if needle.len() <= 16 => memchr::memrchr_iter(*first, hay).find(|&i| {
+            work::add(needle.len());
+            hay[i..].starts_with(needle)
+        }),
         _ => memmem::rfind(hay, needle),
     }
 }
 
 /// First occurrence, like [`rfind_bytes`].
 fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    work::add(hay.len() + needle.len());
     match needle {
         [] => Some(0),
-        [first, ..] if needle.len() <= 16 => memchr::memchr_iter(*first, hay).find(|&i| hay[i..].starts_with(needle)),
+        [first, ..] if needle.len() <= 16 => memchr::memchr_iter(*first, hay).find(|&i| {
+            work::add(needle.len());
+            hay[i..].starts_with(needle)
+        }),
         _ => memmem::find(hay, needle),
     }
 }
 
 /// [`parse_multi_choice`] with a reusable buffer for the padded response.
 pub fn parse_multi_choice_with(response: &str, choices: &[Choice], padded: &mut String) -> Decision {
+    // Stripping, padding, the letter scan and lowering: a few passes over the response.
+    work::add(4 * response.len() + 2);
     let mut r = response.as_bytes();
     for ch in [b',', b'.', b'!', b'?', b';', b':', b'\''] {
         r = strip_ascii(r, ch);
@@ -838,6 +859,54 @@ mod tests {
         assert_eq!(can_infer("<ANSWER>\u{17f}</answer>", &abcd(), Variant::Dcvlr).letter, None);
         assert_eq!(can_infer("Answer: A, B", &abcd(), Variant::Dcvlr).letter, Some(b'A'));
         assert_eq!(can_infer("Answer: A, B", &abcd(), Variant::Classic).letter, None);
+    }
+
+    /// `head + unit * k + tail`, about `n` bytes.
+    fn rep(unit: &str, n: usize, head: &str, tail: &str) -> String {
+        let k = (n.saturating_sub(head.len() + tail.len()) / unit.len()).max(1);
+        format!("{head}{}{tail}", unit.repeat(k))
+    }
+
+    #[test]
+    fn matchers_do_linear_work_on_adversarial_shapes() {
+        let shapes: Vec<crate::work::Shape> = vec![
+            ("<answer>", Box::new(|n| rep("<answer>", n, "", ""))),
+            ("<answer> + spaces", Box::new(|n| rep("<answer>                    ", n, "", ""))),
+            ("<answer> A + spaces", Box::new(|n| rep("<answer> A                    ", n, "", ""))),
+            ("\\boxed{", Box::new(|n| rep("\\boxed{", n, "", ""))),
+            ("\\boxed + spaces", Box::new(|n| rep("\\boxed                    {", n, "", ""))),
+            ("answer is", Box::new(|n| rep("answer is ", n, "", ""))),
+            ("final answer is **", Box::new(|n| rep("The final answer is **", n, "", ""))),
+            ("answer is + stars", Box::new(|n| rep("*", n, "answer is ", ""))),
+            ("answer: + spaces", Box::new(|n| rep(" ", n, "answer:", ""))),
+            ("letters", Box::new(|n| rep("A B ", n, "", ""))),
+            ("whitespace", Box::new(|n| rep(" ", n, "", ""))),
+            ("separators", Box::new(|n| rep(".,;:()[]", n, "", ""))),
+            ("(A)", Box::new(|n| rep("(A)", n, "", ""))),
+            ("A.", Box::new(|n| rep("A. ", n, "", ""))),
+            ("strip chars", Box::new(|n| rep(",.!?;:'", n, "", ""))),
+            ("option texts", Box::new(|n| rep("cat dog ", n, "", ""))),
+            ("digits", Box::new(|n| rep("7", n, "", ""))),
+            ("refusal prefixes", Box::new(|n| rep("Sorry, I can't help with images", n, "", ""))),
+        ];
+        let choices = abcd();
+        for (name, make) in &shapes {
+            for v in Variant::ALL {
+                crate::work::assert_linear(&format!("can_infer {v:?} {name}"), 20_000, 12.0, make, |t| {
+                    let _ = can_infer(t, &choices, v);
+                });
+            }
+            crate::work::assert_linear(&format!("parse_multi_choice {name}"), 20_000, 12.0, make, |t| {
+                let _ = parse_multi_choice(t, &choices);
+            });
+        }
+        // Long option texts: the input is the answer and the options together.
+        let long = |n: usize| (rep("a ", n, "", ""), rep("a ", n / 2, "", "b"));
+        crate::work::assert_linear("long option texts", 20_000, 12.0, long, |(t, a)| {
+            let cs = [Choice { letter: b'A', text: a }, Choice { letter: b'B', text: "x" }];
+            let _ = can_infer(t, &cs, Variant::Classic);
+            let _ = parse_multi_choice(t, &cs);
+        });
     }
 
     fn parse(response: &str) -> Option<char> {

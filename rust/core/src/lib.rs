@@ -7,7 +7,8 @@ pub mod extract;
 pub mod gaia;
 pub mod olympiad;
 pub mod omni3d;
-pub mod text;
 #[cfg(test)]
 mod test_rng;
+pub mod text;
 mod unicode_tables;
+mod work;

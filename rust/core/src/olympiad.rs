@@ -24,6 +24,7 @@ use rayon::prelude::*;
 
 use crate::batch::{Cursor, StrColumn};
 use crate::text::{is_py_space, py_float};
+use crate::work;
 
 /// Which judge: the benchmark authors' (`openbmb`, §5.9) or VLMEvalKit's port (§5.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +62,8 @@ pub const CHINESE_PHRASE: &str = "所以最终答案是";
 pub fn extract_answer(text: &str, is_chinese: bool) -> &str {
     let phrase = if is_chinese { CHINESE_PHRASE } else { ENGLISH_PHRASE };
     let bytes = text.as_bytes();
+    // At most three searches over the text: the last phrase, its line, the line's first.
+    work::add(3 * bytes.len() + 1);
     let Some(last) = memmem::rfind(bytes, phrase.as_bytes()) else {
         return text;
     };
@@ -82,12 +85,14 @@ pub fn boxed_content(text: &str) -> Option<Cow<'_, str>> {
     let bytes = text.as_bytes();
     let mut out = String::new();
     let mut found = false;
+    work::add(bytes.len() + 1);
     for m in memmem::find_iter(bytes, b"\\boxed{") {
         found = true;
         let start = m + 7;
         let mut depth = 1usize;
         let mut end = start;
         while depth > 0 && end < bytes.len() {
+            work::add(1);
             match bytes[end] {
                 b'{' => depth += 1,
                 b'}' => depth -= 1,
@@ -109,10 +114,13 @@ pub fn boxed_content(text: &str) -> Option<Cow<'_, str>> {
     let lb = last_line.as_bytes();
     let mut i = 0;
     while let Some(open) = memchr::memchr(b'$', &lb[i..]) {
+        work::add(open + 1);
         let open = i + open;
         let Some(close) = memchr::memchr(b'$', &lb[open + 1..]) else {
+            work::add(lb.len() - open);
             break;
         };
+        work::add(close + 1);
         let close = open + 1 + close;
         found = true;
         out.push_str(&last_line[open + 1..close]);
@@ -169,13 +177,16 @@ fn unwrap_mathrm(s: &str) -> Cow<'_, str> {
     let mut copied = 0; // bytes of `s` already in `out`
     let mut from = 0;
     while let Some(pos) = memmem::find(&b[from..], b"\\math").map(|p| from + p) {
+        work::add(pos - from + 5);
         let rest = &b[pos + 5..];
         if !(rest.starts_with(b"rm{") || rest.starts_with(b"bf{")) {
             from = pos + 1;
             continue;
         }
         let open = pos + 8; // just after `{`
-        let Some(close) = memchr::memchr(b'}', &b[open..]).map(|c| open + c) else {
+        let close = memchr::memchr(b'}', &b[open..]).map(|c| open + c);
+        work::add(close.map_or(b.len(), |c| c + 1) - open);
+        let Some(close) = close else {
             break; // no `}` after here: no later match either
         };
         let group_start = if b.get(open) == Some(&b'~') && open < close { open + 1 } else { open };
@@ -196,6 +207,9 @@ fn unwrap_mathrm(s: &str) -> Cow<'_, str> {
 
 /// §5.4 rules 3-6 on the box step's result.
 fn symbol_replace(expr: &str) -> String {
+    // Two `\in ` searches, twelve replacements, the strip: passes over the text (each
+    // replacement only shortens it, but `\u{2236}` → `:`).
+    work::add(16 * expr.len() + 1);
     let mut s: Cow<'_, str> = Cow::Borrowed(expr);
     if let Some(p) = s.find("\\in ") {
         let rest = &s[p + 4..];
@@ -229,6 +243,7 @@ fn is_chinese(c: char) -> bool {
 
 /// Delete every U+4E00..U+9FFF character.
 pub fn strip_chinese(s: &str) -> Cow<'_, str> {
+    work::add(2 * s.len() + 1);
     if s.is_ascii() || !s.chars().any(is_chinese) {
         return Cow::Borrowed(s);
     }
@@ -238,6 +253,7 @@ pub fn strip_chinese(s: &str) -> Cow<'_, str> {
 /// Top-level comma split: `(`/`[` raise the depth, `)`/`]` lower it (it may go negative),
 /// pieces stripped, an empty tail dropped.
 pub fn split_by_comma(s: &str) -> Vec<&str> {
+    work::add(s.len() + 1);
     let mut depth: i64 = 0;
     let mut pieces = Vec::new();
     let mut start = 0;
@@ -262,6 +278,7 @@ pub fn split_by_comma(s: &str) -> Vec<&str> {
 pub fn plus_minus<'a>(pieces: Vec<&'a str>) -> Vec<Cow<'a, str>> {
     let mut out = Vec::with_capacity(pieces.len());
     for p in pieces {
+        work::add(p.len() + 1);
         if p.contains("\\pm") {
             out.push(Cow::Owned(p.replace("\\pm", "+")));
             out.push(Cow::Owned(p.replace("\\pm", "-")));
@@ -1328,6 +1345,62 @@ pub fn grade_rows<C: StrColumn + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `head + unit * k + tail`, about `n` bytes.
+    fn rep(unit: &str, n: usize, head: &str, tail: &str) -> String {
+        let k = (n.saturating_sub(head.len() + tail.len()) / unit.len()).max(1);
+        format!("{head}{}{tail}", unit.repeat(k))
+    }
+
+    #[test]
+    fn extraction_and_preprocessing_do_linear_work() {
+        let shapes: Vec<crate::work::Shape> = vec![
+            ("phrase x k", Box::new(|n| rep(ENGLISH_PHRASE, n, "", ""))),
+            ("phrase + newline x k", Box::new(|n| rep("So the final answer is 1\n", n, "", ""))),
+            ("zh phrase x k", Box::new(|n| rep(CHINESE_PHRASE, n, "", ""))),
+            ("open boxes", Box::new(|n| rep("\\boxed{", n, "", ""))),
+            ("closed boxes", Box::new(|n| rep("\\boxed{1}", n, "", ""))),
+            ("open braces in a box", Box::new(|n| rep("{", n, "\\boxed{", ""))),
+            ("dollars", Box::new(|n| rep("$", n, "", ""))),
+            ("dollar spans", Box::new(|n| rep("$1$ ", n, "", ""))),
+            ("\\mathrm{ x k", Box::new(|n| rep("\\mathrm{", n, "", ""))),
+            ("\\math x k", Box::new(|n| rep("\\math", n, "", ""))),
+            ("\\in  x k", Box::new(|n| rep("\\in ", n, "", ""))),
+            ("signals", Box::new(|n| rep("\\left\\right\u{2236}\u{ff0c}$%^\\circ", n, "", ""))),
+            ("strip chars", Box::new(|n| rep("$,.:;^_=+", n, "", ""))),
+            ("commas", Box::new(|n| rep(",", n, "", ""))),
+            ("parentheses", Box::new(|n| rep("(", n, "", ""))),
+            ("\\pm x k", Box::new(|n| rep("\\pm,", n, "", ""))),
+            ("chinese", Box::new(|n| rep("\u{4e2d}1,", n, "", ""))),
+        ];
+        for (name, make) in &shapes {
+            for zh in [false, true] {
+                crate::work::assert_linear(&format!("extract {name}"), 20_000, 12.0, make, |t| {
+                    let _ = extract_answer(t, zh);
+                });
+            }
+            crate::work::assert_linear(&format!("preprocess {name}"), 20_000, 12.0, make, |t| {
+                let _ = preprocess(t);
+            });
+            crate::work::assert_linear(&format!("pieces {name}"), 20_000, 12.0, make, |t| {
+                let _ = pieces(t);
+            });
+        }
+    }
+
+    #[test]
+    fn nested_boxes_cost_their_output() {
+        // Every nested box is copied out again (spec §5.4 rule 1: `\boxed{\boxed{5}}` →
+        // `\boxed{5},5,`), so the result of k nested boxes holds Θ(k²) bytes; the work
+        // stays within a constant of input plus output.
+        for k in [100, 1_000] {
+            let t = format!("{}7{}", "\\boxed{".repeat(k), "}".repeat(k));
+            let (out, w) = crate::work::count(|| boxed_content(&t));
+            let out = out.unwrap();
+            assert_eq!(out.matches('7').count(), k);
+            assert!(w as usize <= 2 * (t.len() + out.len()), "{w} for {} + {}", t.len(), out.len());
+        }
+    }
 
     #[test]
     fn extraction() {

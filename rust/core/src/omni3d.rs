@@ -11,6 +11,7 @@ use rayon::prelude::*;
 
 use crate::batch::{Cursor, StrColumn};
 use crate::text::{digit_value, is_py_space, py_float, py_lower, quote};
+use crate::work;
 
 /// The reference's MRA thresholds, in its order (the sum order matters in the last bit).
 pub const THRESHOLDS: [f64; 10] = [0.5, 0.45, 0.40, 0.35, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05];
@@ -34,6 +35,7 @@ pub fn extract_answer(prediction: &str) -> &str {
 #[inline]
 fn find_tag(b: &[u8], mut from: usize, closing: bool) -> Option<usize> {
     while let Some(j) = memchr::memchr(b'<', &b[from..]) {
+        work::add(j + 6);
         let i = from + j;
         let tail = &b[i + 1..];
         if tail.starts_with(b"ans>") || (closing && tail.starts_with(b"/ans>")) {
@@ -41,6 +43,7 @@ fn find_tag(b: &[u8], mut from: usize, closing: bool) -> Option<usize> {
         }
         from = i + 1;
     }
+    work::add(b.len() - from);
     None
 }
 
@@ -80,6 +83,7 @@ fn int_space(c: char) -> bool {
 /// zeros allowed, at most [`INT_MAX_STR_DIGITS`] digits.
 pub fn py_int(s: &str) -> Option<PyInt<'_>> {
     let t = s.trim_matches(int_space);
+    work::add(s.len() - t.len() + 1);
     let (negative, body) = match t.as_bytes().first()? {
         b'-' => (true, &t[1..]),
         b'+' => (false, &t[1..]),
@@ -88,6 +92,7 @@ pub fn py_int(s: &str) -> Option<PyInt<'_>> {
     let mut count = 0usize;
     let mut prev_digit = false;
     for c in body.chars() {
+        work::add(1);
         if c == '_' {
             if !prev_digit {
                 return None;
@@ -132,6 +137,7 @@ impl PyInt<'_> {
 
 impl PartialEq for PyInt<'_> {
     fn eq(&self, other: &Self) -> bool {
+        work::add(self.digits.len() + other.digits.len());
         // -0 == 0; otherwise the signs and the significant digits must agree.
         if self.is_zero() || other.is_zero() {
             return self.is_zero() && other.is_zero();
@@ -321,6 +327,7 @@ impl Decision {
 /// Lowercase `s` the way `str.lower()` does and run `f` on it; ASCII text is lowered
 /// into the reusable `buf` without allocating.
 fn with_lower<R>(s: &str, buf: &mut String, f: impl FnOnce(&str) -> R) -> R {
+    work::add(s.len());
     if s.is_ascii() {
         buf.clear();
         buf.push_str(s);
@@ -333,6 +340,7 @@ fn with_lower<R>(s: &str, buf: &mut String, f: impl FnOnce(&str) -> R) -> R {
 
 fn contains(hay: &str, needle: &str) -> bool {
     let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    work::add(h.len() + n.len());
     if h.len() <= 64 {
         return h.windows(n.len()).any(|w| w == n);
     }
@@ -341,6 +349,7 @@ fn contains(hay: &str, needle: &str) -> bool {
 
 /// `str.lower(s) == gt` without building the lowered text for ASCII `s`.
 fn lower_equals(s: &str, gt: &str) -> bool {
+    work::add(s.len().min(gt.len()) + 1);
     if s.is_ascii() {
         return s.len() == gt.len() && s.bytes().zip(gt.bytes()).all(|(a, b)| a.to_ascii_lowercase() == b);
     }
@@ -361,6 +370,8 @@ pub fn mra_ratio(p: f64, g: f64) -> Option<(f64, u8)> {
 /// The MRA rule on an extracted answer: `float(answer)` first (failure: no credit, and
 /// the truth is never read), then `float(gt)` (`None` gt = NaN).
 pub fn mra_outcome(answer: &str, gt: Option<&str>) -> MraOutcome {
+    // `float()` of each side: one pass over its text (see `text::py_float`).
+    work::add(answer.len() + gt.map_or(0, str::len));
     let Some(p) = py_float(answer) else {
         return MraOutcome::Unparseable;
     };
@@ -632,6 +643,40 @@ where
 mod tests {
     use super::*;
 
+    /// `head + unit * k + tail`, about `n` bytes.
+    fn rep(unit: &str, n: usize, head: &str, tail: &str) -> String {
+        let k = (n.saturating_sub(head.len() + tail.len()) / unit.len()).max(1);
+        format!("{head}{}{tail}", unit.repeat(k))
+    }
+
+    #[test]
+    fn rows_take_linear_work_on_adversarial_shapes() {
+        type Shape = (&'static str, Box<dyn Fn(usize) -> String>, &'static str, &'static str);
+        let shapes: Vec<Shape> = vec![
+            ("<ans> x k", Box::new(|n| rep("<ans>", n, "", "")), "yes", "str"),
+            ("<ans></ans> x k", Box::new(|n| rep("<ans></ans>", n, "", "")), "2", "float"),
+            ("< x n", Box::new(|n| rep("<", n, "<ans>", "")), "2", "float"),
+            ("<an x k", Box::new(|n| rep("<an", n, "<ans>", "")), "no", "str"),
+            ("digits, int", Box::new(|n| rep("9", n, "", "")), "3", "int"),
+            ("digits, float", Box::new(|n| rep("9", n, "", ".5")), "3", "float"),
+            ("zeros, float", Box::new(|n| rep("0", n, "0.", "1")), "3", "float"),
+            ("underscores, int", Box::new(|n| rep("1_", n, "", "1")), "3", "int"),
+            ("whitespace, int", Box::new(|n| rep(" ", n, "", "3")), "3", "int"),
+            ("yes/no words", Box::new(|n| rep("yes no ", n, "", "")), "yes", "str"),
+            ("letters", Box::new(|n| rep("AB", n, "", "")), "a", "str"),
+        ];
+        for (name, make, gt, kind) in &shapes {
+            crate::work::assert_linear(name, 20_000, 12.0, make, |p| {
+                let _ = decide(Row { prediction: Some(p), gt: Some(gt), answer_type: Some(kind) });
+            });
+        }
+        // A long truth too: the work follows the whole input.
+        let both = |n: usize| rep("7", n, "", "");
+        crate::work::assert_linear("long int truth", 2_000, 12.0, both, |p| {
+            let _ = decide(Row { prediction: Some(p), gt: Some(p), answer_type: Some("int") });
+        });
+    }
+
     #[test]
     fn extraction_follows_split() {
         assert_eq!(extract_answer("<ans>3</ans>"), "3");
@@ -738,4 +783,3 @@ mod tests {
         }
     }
 }
-

@@ -49,10 +49,10 @@ from gaia_fast import _native
 from gaia_fast.math import physics as _sym
 from gaia_fast.math.pool import SympyPool
 from gaia_fast.scorers.vlm import GradeResult
+from gaia_fast.scorers.vlm._lists import list_groups
 from gaia_fast.scorers.vlm.physics_tables import (
     JUDGE_SYSTEM_PROMPT,
     JUDGE_USER_PROMPT,
-    LIST_PATTERN,
     has_text_command,
     head_ground_truths,
     judge_prompt,
@@ -434,9 +434,9 @@ def _extract(spec: _Spec, predictions: pl.Series) -> tuple[list[list[str]], byte
 def _yale_list(boxes: list[str]) -> list[str] | None:
     out: list[str] = []
     for box in boxes:
-        found = LIST_PATTERN.findall(box)
+        found = list_groups(box)  # LIST_PATTERN.findall in linear time
         if found:
-            out.extend(p.strip() for groups in found for item in groups if item for p in item.split(","))
+            out.extend(p.strip() for item in found if item for p in item.split(","))
             continue
         final = _native.physics_final(box)
         if final is None:
