@@ -25,8 +25,11 @@ else:
     import gaia_fast._native as nat
 
 DATA = Path(__file__).parent / "data"
-FAST = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SLOW = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The twin runs SymPy in this process, and a random expression (a tower of powers) can keep
+# SymPy busy for many minutes: the examples are drawn from a fixed seed, so every run checks
+# the same, known-to-finish cases (random search is the fuzzers' job, in scripts/fuzz.sh).
+FAST = settings(max_examples=600, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
 
 def load(name: str) -> list[dict]:
