@@ -1439,6 +1439,6 @@ def scan_archive(
     frame, skipped, layout = read_archive(
         p, skip_bad_lines=skip_bad_lines, level_col=level_col, with_layout=True, keep_originals=keep_originals, **{k: v for k, v in overrides.items() if k != "level_col"}
     )
-    files = [p] if p.is_file() else []
+    files = [p] if p.is_file() else sorted(p.glob("*/answer.txt"))
     size = p.stat().st_size if p.is_file() else 0
     return ArchiveScan(str(p), layout, frame.lazy(), files, size, frame.height, skipped)
