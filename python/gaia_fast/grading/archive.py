@@ -283,6 +283,18 @@ def _publish(tmp: str, dest: Path, temps: _Temps) -> None:
     temps.paths.remove(tmp)
 
 
+def _stable_sort(part: pl.DataFrame) -> pl.DataFrame:
+    """``part`` sorted by task id, stable, nulls last. Task ids repeat a lot in real
+    archives: ranking the distinct ids and sorting the rows by that integer rank is
+    several times faster than comparing the strings row against row."""
+    if part.height < 2:
+        return part
+    ids = part.get_column("task_id")
+    distinct = ids.drop_nulls().unique().sort()
+    rank = ids.replace_strict(distinct, pl.int_range(len(distinct), dtype=pl.UInt32, eager=True), default=None, return_dtype=pl.UInt32)
+    return part.with_columns(rank.alias("__rank")).sort("__rank", nulls_last=True, maintain_order=True).drop("__rank")
+
+
 def _sorted_comparison(src: str, dest_tmp: str, est_bytes: int, rows: int, budget: int) -> tuple[int, list[str]]:
     """Write the comparison rows of the Parquet file ``src`` (in archive order) to
     ``dest_tmp`` sorted by task id (stable, nulls last), in range partitions of about
@@ -311,8 +323,7 @@ def _sorted_comparison(src: str, dest_tmp: str, est_bytes: int, rows: int, budge
     dup_first: list[str] = []
     with open(dest_tmp, "wb") as fh:
         for i, cond in enumerate(ranges):
-            part = (scan if cond is None else scan.filter(cond)).collect(engine="streaming")
-            part = part.sort("task_id", nulls_last=True, maintain_order=True)
+            part = _stable_sort((scan if cond is None else scan.filter(cond)).collect(engine="streaming"))
             dups = part.filter(pl.col("task_id").is_not_null() & pl.col("task_id").is_duplicated()).get_column("task_id").unique(maintain_order=True)
             dup_count += len(dups)
             if len(dup_first) < 5:
@@ -367,21 +378,18 @@ def grade_scan(
         queries: list[Any] = [visible.select(cmp_exprs).sink_parquet(cmp_rows_file, lazy=True, compression="lz4")]
         if out_tmp is not None:
             queries.append(sink_table(visible.drop("input_status", "input_reason", strict=False), out_tmp, table_format(out)))
-        aggs = [
-            pl.len().alias("rows"),
-            (
-                pl.col("task_id").str.len_bytes().fill_null(0).sum()
-                + pl.col("expected_answer").str.len_bytes().fill_null(0).sum()
-                + pl.col("actual_answer").str.len_bytes().fill_null(0).sum()
-            ).alias("bytes"),
+        # One select of small aggregates straight from the scored rows: (sharing a
+        # sub-plan other than ``scored`` between queries makes the engine run the scan
+        # and the scorer twice).
+        text_bytes = [
+            pl.col(c).cast(pl.String).str.len_bytes().fill_null(0).sum() for c in ("task_id", "truth", "prediction") if c in sschema
         ]
-        extra = []
+        aggs = [pl.len().alias("rows"), pl.sum_horizontal(text_bytes).alias("bytes") if text_bytes else pl.lit(0).alias("bytes")]
         if differ_expr is not None:
-            extra.append(differ_expr.alias("differ"))
+            aggs.append(differ_expr.alias("differ"))
         if LEVEL_LOST in sschema:
-            extra.append(pl.col(LEVEL_LOST).sum().alias("level_lost"))
-        queries.append(visible.select(cmp_exprs).select(aggs))
-        queries.append(scored.select(extra) if extra else pl.LazyFrame({"_": [0]}))
+            aggs.append(pl.col(LEVEL_LOST).sum().alias("level_lost"))
+        queries.append(scored.select(aggs))
         queries.append(status_groups(visible))
         if compare is not None:
             queries.append(status_groups(visible, prefix="compare_"))
@@ -400,9 +408,8 @@ def grade_scan(
             raise InputError(scan.path, f"cannot read: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}") from None
         first = 1 if out_tmp is None else 2
         totals = results[first].row(0, named=True)
-        extras = results[first + 1].row(0, named=True) if extra else {}
-        groups = results[first + 2]
-        cgroups = results[first + 3] if compare is not None else None
+        groups = results[first + 1]
+        cgroups = results[first + 2] if compare is not None else None
         rest = results[n_fixed:]
         wrong = wrong_total = diff = None
         diff_total = 0
@@ -429,8 +436,8 @@ def grade_scan(
         compare_summary=csumm,
         groups=groups,
         comparison_rows=n_rows,
-        differ=int(extras.get("differ") or 0),
-        level_lost=int(extras.get("level_lost") or 0),
+        differ=int(totals.get("differ") or 0),
+        level_lost=int(totals.get("level_lost") or 0),
         duplicates=dup_count if want_duplicates else 0,
         duplicate_examples=dup_first if want_duplicates else [],
         wrong=wrong,
