@@ -27,7 +27,7 @@ from gaia_fast.cli.vlm import BENCHMARKS, grade_vlm
 from gaia_fast.grading.many import expand, is_metadata_folder, is_parquet_dataset, is_workspace
 from gaia_fast.frame import SCORERS
 from gaia_fast.grading.archive import OutputError, check_no_overwrite, check_outputs_writable, grade_scan
-from gaia_fast.grading.summary import leaderboard_scores
+from gaia_fast.grading.summary import group_scores, leaderboard_scores
 from gaia_fast.io.readers import InputError, scan_archive
 from gaia_fast.io.writers import table_format
 
@@ -402,9 +402,7 @@ def grade_archive(
         }
     if check is not None:
         sub = check.to_dict()
-        sub["scores"] = leaderboard_scores(
-            outcome.groups.select("level", "status", pl.col("value").cast(pl.Float64).alias("score")), check.expected
-        )
+        sub["scores"] = leaderboard_scores(group_scores(outcome.groups, graded=scorer == "gaia-graded"), check.expected)
         result["submission"] = sub
 
     if as_json:

@@ -73,7 +73,7 @@ class Dedupe:
             if distinct is None:
                 self.scored += n
                 return
-            if distinct < n * DEDUPE_BELOW:
+            if distinct < n * (1.0 if self.mode == "on" else DEDUPE_BELOW):
                 self.deduped += 1
                 self.scored += distinct
             else:
@@ -116,10 +116,10 @@ def score_expr(
         n = df.height
         distinct = None
         out = None
-        if n >= 2048 and dedupe.plan():
+        if (n >= 2048 or dedupe.mode == "on") and dedupe.plan():
             uniq = df.unique()
             distinct = uniq.height
-            if distinct < n * DEDUPE_BELOW:
+            if distinct < n * (1.0 if dedupe.mode == "on" else DEDUPE_BELOW):
                 scored = uniq.hstack(score(uniq))
                 out = df.join(scored, on=df.columns, how="left", nulls_equal=True, maintain_order="left").drop(df.columns)
         if out is None:
@@ -164,7 +164,7 @@ def _with_metadata(lf: pl.LazyFrame, meta: pl.DataFrame) -> tuple[pl.LazyFrame, 
     if "level" in schema:
         lf = lf.rename({"level": "archive_level"})
     ids = meta.get_column("task_id")
-    known = pl.col("task_id").is_in(ids.implode())
+    known = pl.col("task_id").is_in(ids.implode()).fill_null(False)
     truth = pl.col("task_id").replace_strict(ids, meta.get_column("truth"), default=None, return_dtype=pl.String)
     mlevel = pl.col("task_id").replace_strict(ids, meta.get_column("level").cast(pl.Int64), default=None, return_dtype=pl.Int64)
     level = pl.coalesce(mlevel, pl.col("archive_level")) if "level" in schema else mlevel

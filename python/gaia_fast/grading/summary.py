@@ -37,6 +37,7 @@ __all__ = [
     "leaderboard_scores",
     "level_report",
     "fold_statuses",
+    "group_scores",
     "score_archive",
     "status_groups",
     "summary",
@@ -212,16 +213,37 @@ def summary(scored: pl.DataFrame, *, prefix: str = "") -> dict[str, Any]:
 
 def status_groups(scored: pl.LazyFrame, *, prefix: str = "") -> pl.LazyFrame:
     """The small aggregate every summary is made from: one row per (level, status) with
-    ``rows`` and ``value`` (the number of True scores, or the sum of graded scores; null
-    scores count 0). It streams: memory is the number of groups."""
+    ``rows`` and ``value`` (the number of True scores, or the sum of graded scores in
+    units of 2**-60; null scores count 0). It streams: memory is the number of groups.
+    :func:`group_scores` turns ``value`` back into scores."""
     schema = scored.collect_schema()
     score = prefix + "score"
     graded = schema[score].is_float()
     level = pl.col("level").cast(pl.Int64) if "level" in schema else pl.lit(None, pl.Int64)
-    value = pl.col(score).cast(pl.Float64).fill_null(0.0) if graded else pl.col(score).fill_null(False).cast(pl.Int64)
+    if graded:
+        # Fixed point (units of 2**-60, exact for scores in [0, 1] down to 2**-7 and
+        # truncated below): integer sums do not depend on the order in which chunks are
+        # added up, so a streamed and an in-memory grade report the same digits.
+        value = (pl.col(score).cast(pl.Float64).fill_null(0.0) * float(_FIXED)).cast(pl.Int128)
+    else:
+        value = pl.col(score).fill_null(False).cast(pl.Int64)
     return scored.group_by(level.alias("level"), pl.col(prefix + "status").cast(pl.String).alias("status")).agg(
         pl.len().cast(pl.Int64).alias("rows"), value.sum().alias("value")
     )
+
+
+_FIXED = 1 << 60
+
+
+def _unfix(v: Any, graded: bool) -> float | int:
+    return (int(v or 0) / _FIXED) if graded else int(v or 0)
+
+
+def group_scores(groups: pl.DataFrame, *, graded: bool) -> pl.DataFrame:
+    """``level``, ``status``, ``score`` (the group's summed score) from
+    :func:`status_groups`."""
+    vals = [_unfix(v, graded) for v in groups.get_column("value").to_list()]
+    return groups.select("level", "status").with_columns(pl.Series("score", vals, dtype=pl.Float64))
 
 
 def summary_from_groups(groups: pl.DataFrame, *, graded: bool) -> dict[str, Any]:
@@ -234,14 +256,17 @@ def summary_from_groups(groups: pl.DataFrame, *, graded: bool) -> dict[str, Any]
             pl.col("value").filter(counted).sum().alias("correct"),
             pl.col("rows").filter(~counted).sum().cast(pl.Int64).alias("excluded"),
         )
-        .with_columns(pl.when(pl.col("tasks") > 0).then(pl.col("correct") / pl.col("tasks")).otherwise(None).alias("accuracy"))
         .sort("level", nulls_last=True)
-        .select("level", "tasks", "correct", "accuracy", "excluded")
     )
-    rep = rep.with_columns(pl.col("correct").cast(pl.Float64 if graded else pl.Int64))
+    # Sums are integers (counts, or fixed point): exact, then one rounding to float.
+    fixed = rep.get_column("correct").to_list()
+    per_level = [_unfix(v, graded) for v in fixed]
+    rep = rep.with_columns(pl.Series("correct", per_level, dtype=pl.Float64 if graded else pl.Int64))
+    rep = rep.with_columns(
+        pl.when(pl.col("tasks") > 0).then(pl.col("correct") / pl.col("tasks")).otherwise(None).alias("accuracy")
+    ).select("level", "tasks", "correct", "accuracy", "excluded")
     tasks = int(rep.get_column("tasks").sum())
-    correct_raw = rep.get_column("correct").sum()
-    correct: float | int = float(correct_raw) if graded else int(correct_raw)
+    correct: float | int = _unfix(sum(int(v or 0) for v in fixed), graded)
     accs = rep.get_column("accuracy").drop_nulls()
     status_counts = groups.group_by("status").agg(pl.col("rows").sum()).sort("status", nulls_last=True)
     return {
