@@ -16,10 +16,12 @@ whole grade succeeded: an interrupted or failed grade leaves the old file or non
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -234,38 +236,70 @@ def _differ_expr() -> pl.Expr:
 
 
 class _Temps:
-    """Temporary files beside each output, removed unless moved into place."""
+    """A hidden work folder beside each output (same file system, so finished files move
+    into place with one rename); removed with whatever is left in it. Writers that
+    outlive an interrupt cannot leave a file behind: their folder is gone."""
 
     def __init__(self) -> None:
-        self.paths: list[str] = []
+        self.dirs: dict[Path, str] = {}
+        # Last resort: an interrupt that lands between two statements of the cleanup
+        # still ends the process through the interpreter's exit handlers.
+        atexit.register(self._at_exit)
+
+    def _at_exit(self) -> None:
+        for d in list(self.dirs.values()):
+            shutil.rmtree(d, ignore_errors=True)
+
+    def _dir(self, folder: Path, dest: Path) -> str:
+        key = folder.resolve()
+        if key not in self.dirs:
+            try:
+                self.dirs[key] = tempfile.mkdtemp(prefix=".gaia-fast.", dir=folder)
+            except OSError as e:
+                why = f"folder {folder} does not exist" if not folder.exists() else (e.strerror or str(e))
+                raise OSError(e.errno, why, str(dest)) from None
+        return self.dirs[key]
 
     def beside(self, dest: Path) -> str:
         folder = dest.parent if str(dest.parent) else Path(".")
-        try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=folder)
-        except OSError as e:
-            why = f"folder {folder} does not exist" if not folder.exists() else (e.strerror or str(e))
-            raise OSError(e.errno, why, str(dest)) from None
-        os.close(fd)
-        self.paths.append(tmp)
-        return tmp
+        return os.path.join(self._dir(folder, dest), dest.name)
 
     def scratch(self, near: Path) -> str:
         folder = near.parent if str(near.parent) else Path(".")
-        d = tempfile.mkdtemp(prefix=".gaia-fast-sort.", dir=folder)
-        self.paths.append(d)
+        d = os.path.join(self._dir(folder, near), "sort")
+        os.mkdir(d)
         return d
 
     def cleanup(self) -> None:
-        for p in self.paths:
+        # Ctrl-C can arrive twice (once through the engine, once as Python's pending
+        # signal): a second interrupt must not stop the cleanup half-way.
+        interrupt: BaseException | None = None
+        for _ in range(5):
             try:
-                if os.path.isdir(p):
-                    shutil.rmtree(p, ignore_errors=True)
-                else:
-                    os.unlink(p)
-            except FileNotFoundError:
-                pass
-        self.paths.clear()
+                while self.dirs:
+                    key = next(iter(self.dirs))
+                    _remove_tree(self.dirs[key])
+                    del self.dirs[key]
+                break
+            except KeyboardInterrupt as e:
+                interrupt = e
+        atexit.unregister(self._at_exit)
+        if interrupt is not None:
+            raise interrupt
+
+
+#: How long a cleanup waits for the engine's writers to let go of an interrupted run's
+#: files (they can outlive the interrupt by a few milliseconds).
+_CLEANUP_WAIT = 5.0
+
+
+def _remove_tree(path: str) -> None:
+    deadline = time.monotonic() + _CLEANUP_WAIT
+    while True:
+        shutil.rmtree(path, ignore_errors=True)
+        if not os.path.exists(path) or time.monotonic() > deadline:
+            return
+        time.sleep(0.05)
 
 
 def _umask() -> int:
@@ -274,13 +308,12 @@ def _umask() -> int:
     return old
 
 
-def _publish(tmp: str, dest: Path, temps: _Temps) -> None:
+def _publish(tmp: str, dest: Path) -> None:
     os.chmod(tmp, 0o666 & ~_umask())
     try:
         os.replace(tmp, dest)
     except OSError as e:
         raise OSError(e.errno, e.strerror, str(dest)) from None
-    temps.paths.remove(tmp)
 
 
 def _stable_sort(part: pl.DataFrame) -> pl.DataFrame:
@@ -425,11 +458,15 @@ def grade_scan(
         n_rows = int(totals["rows"])
         est = int(totals["bytes"] or 0) + 48 * n_rows
         dup_count, dup_first = _sorted_comparison(cmp_rows_file, cmp_final, est, n_rows, sort_budget)
-        _publish(cmp_final, comparison, temps)
+        _publish(cmp_final, comparison)
         if out_tmp is not None and out is not None:
-            _publish(out_tmp, out, temps)
+            _publish(out_tmp, out)
     finally:
-        temps.cleanup()
+        try:
+            temps.cleanup()
+        except KeyboardInterrupt:
+            temps.cleanup()
+            raise
     return GradeOutcome(
         input_rows=summ["rows"] - appended,
         summary=summ,

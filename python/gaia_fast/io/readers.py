@@ -500,6 +500,11 @@ def _fast_jsonl(data: bytes, layout: Layout, keep_originals: bool, schema: dict[
     (it fails on any non-string value and on any bad line) and, for the other columns, a
     Polars read (nested values as JSON text). None means: take the line-by-line path,
     which reports or classifies each row exactly."""
+    try:
+        # Arrow's JSON reader does not check UTF-8: a bad byte would reach the columns.
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
     text_cols = [c for c in (layout.task_id, layout.prediction, layout.truth) if c is not None]
     fields = [(c, pa.large_string()) for c in text_cols]
     strict = _arrow_strict(data, fields + ([(layout.level, pa.int64())] if layout.level else []))
