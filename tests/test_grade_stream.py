@@ -190,3 +190,14 @@ def test_cli_glob_of_parts(tmp_path, monkeypatch):
     s = json.loads(r.stdout)
     assert (s["rows"], s["correct"]) == (4, 2)
     assert (tmp_path / "answer_comparison.csv").read_text().splitlines()[1:] == ["a0,0,1,1,True", "a1,0,1,1,True", "b0,0,3,2,False", "b1,0,3,2,False"]
+
+
+def test_mostly_distinct_ids_stream_equals_eager(tmp_path):
+    path = tmp_path / "a.parquet"
+    data = rows(5000, seed=6, distinct_ids=10**9)
+    data[10]["task_id"] = data[20]["task_id"] = "same"
+    pl.DataFrame(data).write_parquet(path)
+    e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, truth_col="true_answer")
+    s_cmp, s_out, got = stream_outputs(path, tmp_path, sort_budget=50_000, truth_col="true_answer")
+    assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
+    assert got.duplicates >= 1 and "same" in got.duplicate_examples

@@ -316,19 +316,31 @@ def _publish(tmp: str, dest: Path) -> None:
         raise OSError(e.errno, e.strerror, str(dest)) from None
 
 
-def _stable_sort(part: pl.DataFrame) -> pl.DataFrame:
-    """``part`` sorted by task id, stable, nulls last. Task ids repeat a lot in real
-    archives: ranking the distinct ids and sorting the rows by that integer rank is
-    several times faster than comparing the strings row against row."""
+def _stable_sort(part: pl.DataFrame, repeated: bool) -> pl.DataFrame:
+    """``part`` sorted by task id, stable, nulls last. When task ids repeat a lot (real
+    archives: the same tasks run after run), ranking the distinct ids and sorting the
+    rows by that integer rank is several times faster than comparing the strings row
+    against row; when they are mostly distinct, the ranking costs more than it saves."""
     if part.height < 2:
         return part
+    if not repeated:
+        return part.sort("task_id", nulls_last=True, maintain_order=True)
     ids = part.get_column("task_id")
     distinct = ids.drop_nulls().unique().sort()
     rank = ids.replace_strict(distinct, pl.int_range(len(distinct), dtype=pl.UInt32, eager=True), default=None, return_dtype=pl.UInt32)
     return part.with_columns(rank.alias("__rank")).sort("__rank", nulls_last=True, maintain_order=True).drop("__rank")
 
 
-def _sorted_comparison(src: str, dest_tmp: str, est_bytes: int, rows: int, budget: int) -> tuple[int, list[str]]:
+def _duplicates(sorted_ids: pl.Series) -> pl.Series:
+    """Each task id that occurs more than once, once, in order (``sorted_ids`` is
+    sorted, so equal ids are neighbours)."""
+    s = sorted_ids.to_frame("t")
+    t = pl.col("t")
+    first_of_run = t.is_not_null() & (t == t.shift(-1)).fill_null(False) & (t != t.shift(1)).fill_null(True)
+    return s.filter(first_of_run).get_column("t")
+
+
+def _sorted_comparison(src: str, dest_tmp: str, est_bytes: int, rows: int, budget: int, distinct_ids: int | None = None) -> tuple[int, list[str]]:
     """Write the comparison rows of the Parquet file ``src`` (in archive order) to
     ``dest_tmp`` sorted by task id (stable, nulls last), in range partitions of about
     ``budget`` bytes. Returns (number of duplicated task ids, the first few of them in
@@ -356,8 +368,9 @@ def _sorted_comparison(src: str, dest_tmp: str, est_bytes: int, rows: int, budge
     dup_first: list[str] = []
     with open(dest_tmp, "wb") as fh:
         for i, cond in enumerate(ranges):
-            part = _stable_sort((scan if cond is None else scan.filter(cond)).collect(engine="streaming"))
-            dups = part.filter(pl.col("task_id").is_not_null() & pl.col("task_id").is_duplicated()).get_column("task_id").unique(maintain_order=True)
+            repeated = distinct_ids is None or distinct_ids * 4 < rows
+            part = _stable_sort((scan if cond is None else scan.filter(cond)).collect(engine="streaming"), repeated)
+            dups = _duplicates(part.get_column("task_id"))
             dup_count += len(dups)
             if len(dup_first) < 5:
                 dup_first.extend(dups.head(5 - len(dup_first)).to_list())
@@ -417,7 +430,11 @@ def grade_scan(
         text_bytes = [
             pl.col(c).cast(pl.String).str.len_bytes().fill_null(0).sum() for c in ("task_id", "truth", "prediction") if c in sschema
         ]
-        aggs = [pl.len().alias("rows"), pl.sum_horizontal(text_bytes).alias("bytes") if text_bytes else pl.lit(0).alias("bytes")]
+        aggs = [
+            pl.len().alias("rows"),
+            pl.sum_horizontal(text_bytes).alias("bytes") if text_bytes else pl.lit(0).alias("bytes"),
+            pl.col("task_id").approx_n_unique().alias("distinct_ids"),
+        ]
         if differ_expr is not None:
             aggs.append(differ_expr.alias("differ"))
         if LEVEL_LOST in sschema:
@@ -457,7 +474,7 @@ def grade_scan(
         csumm = summary_from_groups(cgroups, graded=sschema["compare_score"].is_float()) if cgroups is not None else None
         n_rows = int(totals["rows"])
         est = int(totals["bytes"] or 0) + 48 * n_rows
-        dup_count, dup_first = _sorted_comparison(cmp_rows_file, cmp_final, est, n_rows, sort_budget)
+        dup_count, dup_first = _sorted_comparison(cmp_rows_file, cmp_final, est, n_rows, sort_budget, int(totals["distinct_ids"] or 0))
         _publish(cmp_final, comparison)
         if out_tmp is not None and out is not None:
             _publish(out_tmp, out)
