@@ -201,3 +201,31 @@ def test_mostly_distinct_ids_stream_equals_eager(tmp_path):
     s_cmp, s_out, got = stream_outputs(path, tmp_path, sort_budget=50_000, truth_col="true_answer")
     assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
     assert got.duplicates >= 1 and "same" in got.duplicate_examples
+
+
+def test_progress_bar_counts_rows_and_bytes_and_is_off_with_json(tmp_path, monkeypatch):
+    import sys
+
+    from rich.progress import Progress
+
+    grade_cli = sys.modules["gaia_fast.cli.grade"]  # the package exports the command under this name
+
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(rows(5000, seed=7)).write_parquet(path, row_group_size=1000)
+    infos: list[str] = []
+    real_update = Progress.update
+
+    def update(self, task, **kw):
+        if "info" in kw:
+            infos.append(kw["info"])
+        return real_update(self, task, **kw)
+
+    monkeypatch.setattr(Progress, "update", update)
+    monkeypatch.setattr(grade_cli, "_PROGRESS_ROWS", 1000)  # "long" from 1000 rows on
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["grade", str(path), "--truth-col", "true_answer"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert infos and infos[-1].startswith("5,000/5,000 rows · ") and infos[-1].endswith(f"/{grade_cli._human_bytes(path.stat().st_size)}")
+    infos.clear()
+    r = CliRunner().invoke(main, ["grade", str(path), "--truth-col", "true_answer", "--json"], catch_exceptions=False)
+    assert r.exit_code == 0 and infos == []
