@@ -169,7 +169,9 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
     default: known layouts (agent-framework, smolagents, gaia-agent, leaderboard submission,
     answer_comparison.csv) are detected; --prediction-col/--truth-col/--id-col map any
     other. Truth comes from the archive or from --metadata (joined on task id; tasks with
-    no row in the archive count as missing).
+    no row in the archive count as missing). A folder holding only Parquet parts of one
+    table is one archive. One archive is graded in one streaming pass: memory does not grow
+    with the archive.
 
     Several paths, globs or a folder: every result file is graded (in parallel) and one row
     per archive is printed. VLMEvalKit files {model}_{dataset}.xlsx/.tsv/.csv get their
