@@ -12,7 +12,7 @@ import json
 import logging
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -338,7 +338,10 @@ def grade_archive(
             )
 
         try:
-            with _progress(scan, as_json, err) as on_rows, pl.Config(streaming_chunk_size=min(chunk_rows, 1 << 20)):
+            # The engine's own morsel size keeps memory lowest; --chunk-rows only makes it
+            # smaller.
+            chunking = pl.Config(streaming_chunk_size=chunk_rows) if chunk_rows < 100_000 else nullcontext()
+            with _progress(scan, as_json, err) as on_rows, chunking:
                 outcome = grade_scan(
                     scan,
                     meta=meta,
