@@ -77,7 +77,9 @@ def generate(path: Path, rows: int, kind: str) -> None:
         frame.write_parquet(part)
         parts.append(part)
         del frame
-    pl.scan_parquet([str(p) for p in parts]).sink_parquet(path)
+    whole = tmpdir / "whole.parquet"
+    pl.scan_parquet([str(p) for p in parts]).sink_parquet(whole)
+    os.replace(whole, path)  # an interrupted generation leaves no archive behind
     for p in parts:
         p.unlink()
     tmpdir.rmdir()
