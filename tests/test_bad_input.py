@@ -176,7 +176,7 @@ def test_unreadable_paths(run, tmp_path):
     r = run("nope.jsonl")
     assert r.exit_code == 2 and "nope.jsonl: path does not exist" in r.stderr
     r = run("parts/*.parquet")
-    assert r.exit_code == 2 and "no file matches this pattern" in r.stderr
+    assert r.exit_code == 2 and "parts/*.parquet: no path matches this pattern" in r.stderr
     (tmp_path / "x.parquet").write_bytes(b"")
     os.symlink(tmp_path / "gone.parquet", tmp_path / "dangling.parquet")
     r = run("dangling.parquet")

@@ -54,7 +54,10 @@ def eager_outputs(path: Path, tmp: Path, *, scorer: str = "gaia", meta: pl.DataF
 
 
 def stream_outputs(path: Path | str, tmp: Path, *, scorer: str = "gaia", meta: pl.DataFrame | None = None, dedupe: str = "auto", sort_budget: int = archive.SORT_BUDGET, **cols):
-    scan = scan_archive(path, **cols)
+    return stream_outputs_of(scan_archive(path, **cols), tmp, scorer=scorer, meta=meta, dedupe=dedupe, sort_budget=sort_budget)
+
+
+def stream_outputs_of(scan, tmp: Path, *, scorer: str = "gaia", meta: pl.DataFrame | None = None, dedupe: str = "auto", sort_budget: int = archive.SORT_BUDGET):
     cmp = tmp / "stream_cmp.csv"
     out = tmp / "stream_out.parquet"
     got = archive.grade_scan(
@@ -141,7 +144,7 @@ def test_csv_bad_row_found_by_rescan(tmp_path):
     assert str(e.value) == f"{path}:3002: expected 3 fields, found 4"
 
 
-@pytest.mark.parametrize("how", ["folder", "glob"])
+@pytest.mark.parametrize("how", ["folder", "list"])
 def test_parquet_parts_are_one_archive(tmp_path, how):
     data = pl.DataFrame(rows(3000, seed=4))
     whole = tmp_path / "whole.parquet"
@@ -151,8 +154,11 @@ def test_parquet_parts_are_one_archive(tmp_path, how):
     for i, start in enumerate(range(0, 3000, 1000)):
         data.slice(start, 1000).write_parquet(parts / f"part-{i:03d}.parquet")
     e_cmp, e_out, e_sum = eager_outputs(whole, tmp_path, truth_col="true_answer")
-    target = parts if how == "folder" else str(parts / "part-*.parquet")
-    s_cmp, s_out, got = stream_outputs(target, tmp_path, truth_col="true_answer")
+    if how == "folder":
+        s_cmp, s_out, got = stream_outputs(parts, tmp_path, truth_col="true_answer")
+    else:
+        scan = readers.scan_parquet_parts(sorted(parts.glob("part-*.parquet")), parts, {"truth_col": "true_answer"})
+        s_cmp, s_out, got = stream_outputs_of(scan, tmp_path)
     assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
 
 
@@ -179,13 +185,14 @@ def test_metadata_lookup_equals_join(tmp_path):
     assert got.input_rows == 3000
 
 
-def test_cli_glob_of_parts(tmp_path, monkeypatch):
+def test_cli_folder_of_parts_is_one_archive(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     parts = tmp_path / "parts"
     parts.mkdir()
     for i in range(2):
         pl.DataFrame({"task_id": [f"a{i}", f"b{i}"], "prediction": ["1", "2"], "truth": ["1", "3"]}).write_parquet(parts / f"p{i}.parquet")
-    r = CliRunner().invoke(main, ["grade", str(parts / "*.parquet"), "--json"], catch_exceptions=False)
+    (parts / "_SUCCESS").write_text("")
+    r = CliRunner().invoke(main, ["grade", str(parts), "--json"], catch_exceptions=False)
     assert r.exit_code == 0, r.output
     s = json.loads(r.stdout)
     assert (s["rows"], s["correct"]) == (4, 2)

@@ -1061,7 +1061,6 @@ def read_archive(
 #: Bytes of JSON Lines parsed per block.
 _BLOCK_BYTES = 16 << 20
 
-_GLOB_CHARS = frozenset("*?[")
 
 
 @dataclass
@@ -1088,24 +1087,13 @@ class ArchiveScan:
 LEVEL_LOST = "__gaia_fast_level_lost"
 
 
-def has_glob(path: str | os.PathLike) -> bool:
-    return any(ch in _GLOB_CHARS for ch in str(path))
-
-
 def parquet_parts(path: str | os.PathLike) -> list[Path] | None:
-    """The Parquet parts of a partitioned table, or None when ``path`` is not one: a glob
-    whose matches are all ``*.parquet``/``*.pq`` files, or a folder whose files (searched
-    recursively, hidden ones ignored) are all Parquet parts. A folder of
-    ``<task_id>/answer.txt`` (a workspace) or of other result files is not one."""
+    """The Parquet parts of a partitioned table, or None when ``path`` is not one: a folder
+    whose files (searched recursively; names starting with ``.`` or ``_``, such as
+    ``_SUCCESS``, ignored) are all ``*.parquet``/``*.pq`` files. A folder of
+    ``<task_id>/answer.txt`` (a workspace) or of other result files is not one. (A list of
+    parts, e.g. from a glob, is read with :func:`scan_parquet_parts`.)"""
     p = Path(path)
-    if not p.exists() and has_glob(path):
-        matches = sorted(Path(m) for m in glob.glob(str(path), recursive=True) if os.path.isfile(m))
-        if not matches:
-            raise InputError(path, "no file matches this pattern")
-        bad = [m for m in matches if m.suffix.lower() not in _PARQUET_EXT]
-        if bad:
-            raise InputError(path, f"a pattern is read as one partitioned Parquet table, but it matches {bad[0]}, which is not a Parquet part")
-        return matches
     if p.is_dir():
         files = sorted(
             f
@@ -1423,8 +1411,9 @@ def scan_archive(
     keep_originals: bool = True,
 ) -> ArchiveScan:
     """Open an archive for one streaming pass (see :class:`ArchiveScan`): the same
-    columns and rules as :func:`read_archive`. ``path`` may also be a glob of Parquet
-    parts or a folder holding only Parquet parts: one partitioned table, one archive.
+    columns and rules as :func:`read_archive`. ``path`` may also be a folder holding
+    only Parquet parts: one partitioned table, one archive (see also
+    :func:`scan_parquet_parts` for a list of parts).
     Bad input raises :class:`InputError` when it is found: at open for the header and
     layout, during the pass for a bad line."""
     p = Path(path)
