@@ -12,23 +12,24 @@ import json
 import logging
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
 import click
 import polars as pl
 
-from gaia_fast.datasets.gaia import join_metadata, load_metadata, validate_submission
+from gaia_fast.datasets.gaia import load_metadata, locate_metadata, validate_submission
 from gaia_fast.cli._common import BadInput
 from gaia_fast.benchmarks import detect
 from gaia_fast.cli._many import grade_bulk
 from gaia_fast.cli.vlm import BENCHMARKS, grade_vlm
 from gaia_fast.grading.many import expand, is_metadata_folder, is_parquet_dataset, is_workspace
 from gaia_fast.frame import SCORERS
-from gaia_fast.io.readers import InputError, read_archive
-from gaia_fast.io.writers import table_format, write_comparison_csv, write_table
-from gaia_fast.grading.summary import disagreements, leaderboard_scores, score_archive, summary
+from gaia_fast.grading.archive import OutputError, check_no_overwrite, check_outputs_writable, grade_scan
+from gaia_fast.grading.summary import group_scores, leaderboard_scores
+from gaia_fast.io.readers import InputError, scan_archive
+from gaia_fast.io.writers import table_format
 
 SPLITS = ("validation", "test")
 
@@ -162,6 +163,7 @@ def _score_text(v: Any) -> str:
 @click.option("--chunk-rows", type=click.IntRange(min=1), default=1_000_000, hidden=True)
 @click.option("--engine", type=click.Choice(("local", "ray")), default="local", show_default=True, help="ray: read and score on a Ray cluster (gaia-fast[ray]); PATH must be readable on every node.")
 @click.option("--ray-address", metavar="ADDR", help="--engine ray: the cluster to join (e.g. auto, ray://head:10001); default: RAY_ADDRESS, else a local instance.")
+@click.option("--dedupe", type=click.Choice(("auto", "on", "off")), default="auto", hidden=True, help="Score each distinct (prediction, truth) of a batch once.")
 def grade(archives: tuple[Path, ...], **options: Any) -> None:
     """Grade result archives: files, globs and folders.
 
@@ -169,7 +171,9 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
     default: known layouts (agent-framework, smolagents, gaia-agent, leaderboard submission,
     answer_comparison.csv) are detected; --prediction-col/--truth-col/--id-col map any
     other. Truth comes from the archive or from --metadata (joined on task id; tasks with
-    no row in the archive count as missing).
+    no row in the archive count as missing). A folder holding only Parquet parts of one
+    table is one archive. One archive is graded in one streaming pass: memory does not grow
+    with the archive.
 
     Several paths, globs or a folder: every result file is graded (in parallel) and one row
     per archive is printed. VLMEvalKit files {model}_{dataset}.xlsx/.tsv/.csv get their
@@ -266,6 +270,7 @@ def grade_archive(
     acc: Path | None,
     chunk_rows: int,
     judge_max_wait: float = 300.0,
+    dedupe: str = "auto",
 ) -> None:
     """Grade one archive: a results file or a workspace folder."""
     out_console, err = _consoles(as_json)
@@ -299,26 +304,32 @@ def grade_archive(
             raise click.BadParameter(str(e), param_hint="--out") from None
     if submission and metadata is None:
         raise click.UsageError("--submission needs --metadata (the split's task ids and levels)")
+    outputs = {"--comparison": comparison, **({"--out": out} if out is not None else {})}
+    try:
+        check_outputs_writable(outputs)
+    except OutputError as e:
+        raise BadInput(str(e)) from None
 
     with _library_warnings(err):
         try:
             meta = load_metadata(metadata, split) if metadata is not None else None
-            frame, skipped, layout = read_archive(
+            scan = scan_archive(
                 archive,
                 prediction_col=prediction_col,
                 truth_col=truth_col,
                 id_col=id_col,
                 level_col=level_col,
                 skip_bad_lines=skip_bad_lines or submission,
-                with_layout=True,
                 keep_originals=out is not None,
             )
         except InputError as e:
             raise BadInput(str(e)) from None
-
-        input_rows = frame.height
-        for s in skipped:
-            err.print(f"[yellow]skipped[/] {s}", markup=True, highlight=False)
+        layout = scan.layout
+        try:
+            inputs = list(scan.files) + (locate_metadata(metadata, split) if metadata is not None else [])
+            check_no_overwrite(inputs, outputs)
+        except (OutputError, InputError) as e:
+            raise BadInput(str(e)) from None
 
         check = None
         if submission:
@@ -331,104 +342,139 @@ def grade_archive(
         if meta is not None:
             if layout.task_id is None:
                 raise BadInput(f"{archive}: no task id column to join with the metadata; use --id-col")
-            frame = join_metadata(frame, meta)
-            if "archive_truth" in frame.columns:
-                differ = frame.filter(
-                    pl.col("archive_truth").is_not_null()
-                    & pl.col("truth").is_not_null()
-                    & (pl.col("archive_truth") != pl.col("truth"))
-                ).height
-                if differ:
-                    err.print(
-                        f"[yellow]warning:[/] {differ} row(s) carry a truth that differs from the metadata's; the metadata's is used",
-                        markup=True,
-                        highlight=False,
-                    )
-        elif "truth" not in frame.columns:
+        elif "truth" not in scan.frame.collect_schema():
             raise click.UsageError(
                 f"{archive} ({layout.name} layout) has no truth column; pass --truth-col NAME or --metadata DATASET"
             )
 
-        if not submission and "task_id" in frame.columns:
-            dup = frame.filter(pl.col("task_id").is_not_null() & pl.col("task_id").is_duplicated()).get_column("task_id").unique()
-            if len(dup):
-                err.print(
-                    f"[yellow]warning:[/] {len(dup)} task id(s) occur more than once (every row is graded): {', '.join(sorted(dup.to_list())[:5])}",
-                    markup=True,
-                    highlight=False,
+        try:
+            # The engine's own morsel size keeps memory lowest; --chunk-rows only makes it
+            # smaller.
+            chunking = pl.Config(streaming_chunk_size=chunk_rows) if chunk_rows < 100_000 else nullcontext()
+            with _progress(scan, as_json, err) as on_rows, chunking:
+                outcome = grade_scan(
+                    scan,
+                    meta=meta,
+                    scorer=scorer,
+                    compare=compare,
+                    explain=explain,
+                    comparison=comparison,
+                    out=out,
+                    limit=limit,
+                    want_duplicates=not submission,
+                    dedupe=dedupe,
+                    progress=on_rows,
                 )
+        except InputError as e:
+            raise BadInput(str(e)) from None
+        except OSError as e:
+            raise BadInput(f"cannot write {e.filename or ''}: {e.strerror or e}") from None
 
-        scored = _score(frame, scorer, explain, chunk_rows, err, "Scoring")
-        if compare is not None:
-            scored = _score(scored, compare, explain, chunk_rows, err, f"Scoring ({compare})", prefix="compare_")
+        for s in scan.skipped:
+            err.print(f"[yellow]skipped[/] {s}", markup=True, highlight=False)
+        if outcome.level_lost:
+            logging.getLogger("gaia_fast.io").warning(
+                "%d level value(s) in column %r are not integers; their level is null", outcome.level_lost, layout.level
+            )
+        if outcome.differ:
+            err.print(
+                f"[yellow]warning:[/] {outcome.differ} row(s) carry a truth that differs from the metadata's; the metadata's is used",
+                markup=True,
+                highlight=False,
+            )
+        if outcome.duplicates:
+            err.print(
+                f"[yellow]warning:[/] {outcome.duplicates} task id(s) occur more than once (every row is graded): {', '.join(outcome.duplicate_examples)}",
+                markup=True,
+                highlight=False,
+            )
 
-    try:
-        n_cmp = write_comparison_csv(scored, comparison)
-        if out is not None:
-            # input_status/input_reason are folded into status/reason
-            write_table(scored.drop("input_status", "input_reason", strict=False), out)
-    except OSError as e:
-        raise BadInput(f"cannot write {e.filename or ''}: {e.strerror or e}") from None
-
-    summ = summary(scored)
+    summ = outcome.summary
     result: dict[str, Any] = {
         "archive": str(archive),
         "layout": layout.name,
         "scorer": scorer,
         "metadata": str(metadata) if metadata is not None else None,
         "split": split if metadata is not None else None,
-        "input_rows": input_rows,
-        "skipped_lines": [s.to_dict() for s in skipped],
+        "input_rows": outcome.input_rows,
+        "skipped_lines": [s.to_dict() for s in scan.skipped],
         **summ,
-        "comparison": {"path": str(comparison), "rows": n_cmp},
+        "comparison": {"path": str(comparison), "rows": outcome.comparison_rows},
         "out": str(out) if out is not None else None,
     }
-    diff = None
+    diff = outcome.diff
     if compare is not None:
-        diff = disagreements(scored)
-        shown = diff if limit == 0 else diff.head(limit)
+        assert diff is not None
         result["compare"] = {
             "scorer": compare,
-            "summary": summary(scored, prefix="compare_"),
-            "disagreements": diff.height,
-            "rows": shown.select(
-                [c for c in ("task_id", "level", "truth", "prediction", "score", "compare_score", "reason", "compare_reason") if c in shown.columns]
+            "summary": outcome.compare_summary,
+            "disagreements": outcome.diff_total,
+            "rows": diff.select(
+                [c for c in ("task_id", "level", "truth", "prediction", "score", "compare_score", "reason", "compare_reason") if c in diff.columns]
             )
             .with_columns(pl.col(pl.Enum, pl.Categorical).cast(pl.String))
             .to_dicts(),
         }
     if check is not None:
         sub = check.to_dict()
-        sub["scores"] = leaderboard_scores(scored, check.expected)
+        sub["scores"] = leaderboard_scores(group_scores(outcome.groups, graded=scorer == "gaia-graded"), check.expected)
         result["submission"] = sub
 
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False, default=str))
     else:
-        _print_report(out_console, result, scored, scorer, compare, diff, limit, explain)
+        _print_report(out_console, result, outcome, scorer, compare, limit, explain)
     if check is not None and not check.valid:
         err.print(f"[red]invalid submission:[/] {len(check.errors)} problem(s)", markup=True, highlight=False)
         sys.exit(1)
 
 
-def _score(frame: pl.DataFrame, scorer: str, explain: bool, chunk_rows: int, err, label: str, prefix: str = "") -> pl.DataFrame:
-    n = frame.height
-    if n <= chunk_rows:
-        return score_archive(frame, scorer, explain=explain, chunk_rows=chunk_rows, prefix=prefix)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+#: Rows (or bytes) from which a grade shows a progress bar.
+_PROGRESS_ROWS = 2_000_000
+_PROGRESS_BYTES = 128 << 20
+
+
+def _human_bytes(n: float) -> str:
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if n < 1024 or unit == "TB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} TB"
+
+
+@contextmanager
+def _progress(scan, as_json: bool, err) -> Iterator[Any]:
+    """A progress bar (rows, bytes) on stderr for long grades; off with --json."""
+    big = (scan.rows or 0) >= _PROGRESS_ROWS or scan.bytes >= _PROGRESS_BYTES
+    if as_json or not big:
+        yield None
+        return
+    import threading
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    lock = threading.Lock()
+    done = [0]
+    total_rows = scan.rows
+
+    def describe() -> str:
+        rows = done[0]
+        if total_rows:
+            read = scan.bytes * min(1.0, rows / total_rows)
+            return f"{rows:,}/{total_rows:,} rows · {_human_bytes(read)}/{_human_bytes(scan.bytes)}"
+        return f"{rows:,} rows · {_human_bytes(scan.bytes)} archive"
 
     with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True
+        TextColumn("Grading"), BarColumn(), TextColumn("{task.fields[info]}"), TimeElapsedColumn(), console=err, transient=True
     ) as bar:
-        task = bar.add_task(label, total=n)
-        return score_archive(
-            frame,
-            scorer,
-            explain=explain,
-            chunk_rows=chunk_rows,
-            prefix=prefix,
-            progress=lambda done, total: bar.update(task, completed=done),
-        )
+        task = bar.add_task("grade", total=total_rows, info=describe())
+
+        def on_rows(n: int) -> None:
+            with lock:
+                done[0] += n
+                bar.update(task, completed=done[0], info=describe())
+
+        yield on_rows
 
 
 def _level_table(title: str, summ: dict[str, Any], graded: bool):
@@ -459,7 +505,7 @@ def _level_table(title: str, summ: dict[str, Any], graded: bool):
     return t
 
 
-def _print_report(console, result: dict[str, Any], scored: pl.DataFrame, scorer: str, compare, diff, limit: int, explain: bool) -> None:
+def _print_report(console, result: dict[str, Any], outcome, scorer: str, compare, limit: int, explain: bool) -> None:
     from rich.table import Table
 
     graded = scorer == "gaia-graded"
@@ -473,12 +519,8 @@ def _print_report(console, result: dict[str, Any], scored: pl.DataFrame, scorer:
     if result["skipped_lines"]:
         console.print(f"Skipped lines: {len(result['skipped_lines'])}")
     if explain:
-        wrong = scored.filter(
-            pl.col("status").cast(pl.String).is_in(["ok", "no_prediction", "missing", "bad_type", "read_error"])
-            & ~(pl.col("score").cast(pl.Float64).fill_null(0.0) >= 1.0)
-        )
-        shown = wrong if limit == 0 else wrong.head(limit)
-        t = Table(title=f"{wrong.height} row(s) not fully correct — scorer {scorer}", title_justify="left")
+        shown = outcome.wrong
+        t = Table(title=f"{outcome.wrong_total} row(s) not fully correct — scorer {scorer}", title_justify="left")
         for c in ("task_id", "level", "truth", "prediction", "score", "status", "reason"):
             t.add_column(c)
         for r in shown.iter_rows(named=True):
@@ -492,13 +534,14 @@ def _print_report(console, result: dict[str, Any], scored: pl.DataFrame, scorer:
                 _cell(r.get("reason"), 80),
             )
         console.print(t)
-        if shown.height < wrong.height:
-            console.print(f"… {wrong.height - shown.height} more (use --limit 0 or --out)")
+        if shown.height < outcome.wrong_total:
+            console.print(f"… {outcome.wrong_total - shown.height} more (use --limit 0 or --out)")
+    diff = outcome.diff
     if compare is not None and diff is not None:
         other = result["compare"]["summary"]
         console.print(_level_table(f"Accuracy by level — scorer {compare}", other, compare == "gaia-graded"))
-        shown = diff if limit == 0 else diff.head(limit)
-        t = Table(title=f"{diff.height} row(s) where {scorer} and {compare} disagree", title_justify="left")
+        shown = diff
+        t = Table(title=f"{outcome.diff_total} row(s) where {scorer} and {compare} disagree", title_justify="left")
         for c in ("task_id", "level", "truth", "prediction", scorer, compare):
             t.add_column(c)
         if explain:
@@ -516,8 +559,8 @@ def _print_report(console, result: dict[str, Any], scored: pl.DataFrame, scorer:
                 row.append(_cell(r.get("compare_reason"), 80))
             t.add_row(*row)
         console.print(t)
-        if shown.height < diff.height:
-            console.print(f"… {diff.height - shown.height} more (use --limit 0 or --out)")
+        if shown.height < outcome.diff_total:
+            console.print(f"… {outcome.diff_total - shown.height} more (use --limit 0 or --out)")
     sub = result.get("submission")
     if sub is not None:
         state = "[green]valid[/]" if sub["valid"] else "[red]INVALID[/]"

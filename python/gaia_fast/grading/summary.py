@@ -36,8 +36,12 @@ __all__ = [
     "disagreements",
     "leaderboard_scores",
     "level_report",
+    "fold_statuses",
+    "group_scores",
     "score_archive",
+    "status_groups",
     "summary",
+    "summary_from_groups",
 ]
 
 #: Statuses that count as a task (in the denominators).
@@ -111,36 +115,60 @@ def score_archive(
     res = scored.select(out_cols)
     if "reason" not in res.columns:
         res = res.with_columns(pl.lit(None, pl.String).alias("reason"))
-    st_dtype = _status_dtype(res.schema["status"])
     inp = frame.get_column("input_status").cast(pl.String) if "input_status" in cols else pl.Series([None] * n, dtype=pl.String)
     inr = frame.get_column("input_reason").cast(pl.String) if "input_reason" in cols else pl.Series([None] * n, dtype=pl.String)
-    score_dtype = res.schema["score"]
-    wrong = pl.lit(False) if score_dtype == pl.Boolean else pl.lit(0.0)
-    res = res.with_columns(inp.alias("_in"), inr.alias("_inr"), pl.col("status").cast(pl.String).alias("_st"))
-    no_truth = pl.col("_st") == "no_truth"
-    res = res.select(
-        pl.when(pl.col("_in") == "unknown_task")
-        .then(None)
-        .when(pl.col("_in").is_in(_FORCED_WRONG) & ~no_truth)
-        .then(wrong)
-        .otherwise(pl.col("score"))
-        .cast(score_dtype)
-        .alias("score"),
-        *([pl.col("kind")] if "kind" in res.columns else []),
-        pl.when(pl.col("_in") == "unknown_task")
-        .then(pl.col("_in"))
-        .when(no_truth)
-        .then(pl.col("_st"))
-        .otherwise(pl.coalesce(pl.col("_in"), pl.col("_st")))
-        .cast(st_dtype)
-        .alias("status"),
-        pl.coalesce(pl.col("_inr"), pl.col("reason")).alias("reason"),
+    folded = fold_statuses(
+        pl.col("score"),
+        pl.col("status"),
+        pl.col("kind") if "kind" in res.columns else None,
+        pl.col("reason"),
+        pl.col("_in"),
+        pl.col("_inr"),
+        score_dtype=res.schema["score"],
+        status_dtype=_status_dtype(res.schema["status"]),
+        prefix=prefix,
     )
-    if "kind" in res.columns:
-        res = res.with_columns(pl.when(pl.col("status").cast(pl.String).is_in(["unknown_task", *_FORCED_WRONG])).then(None).otherwise(pl.col("kind")).alias("kind"))
-    res = res.rename({c: prefix + c for c in res.columns})
+    res = res.with_columns(inp.alias("_in"), inr.alias("_inr")).select(folded)
     keep = frame.drop([c for c in res.columns if c in cols])
     return keep.hstack(res)
+
+
+def fold_statuses(
+    score: pl.Expr,
+    status: pl.Expr,
+    kind: pl.Expr | None,
+    reason: pl.Expr,
+    input_status: pl.Expr,
+    input_reason: pl.Expr,
+    *,
+    score_dtype: pl.DataType,
+    status_dtype: pl.DataType,
+    prefix: str = "",
+) -> list[pl.Expr]:
+    """The scorer's ``score``/``kind``/``status``/``reason`` with the reader's input
+    statuses folded in (the rules of :func:`score_archive`), as expressions named with
+    ``prefix``; elementwise, so they run in the streaming engine."""
+    inp = input_status.cast(pl.String)
+    st = status.cast(pl.String)
+    wrong = pl.lit(False) if score_dtype == pl.Boolean else pl.lit(0.0)
+    no_truth = st == "no_truth"
+    new_status = (
+        pl.when(inp == "unknown_task").then(inp).when(no_truth).then(st).otherwise(pl.coalesce(inp, st))
+    )
+    out = [
+        pl.when(inp == "unknown_task")
+        .then(None)
+        .when(inp.is_in(_FORCED_WRONG) & ~no_truth)
+        .then(wrong)
+        .otherwise(score)
+        .cast(score_dtype)
+        .alias(prefix + "score")
+    ]
+    if kind is not None:
+        out.append(pl.when(new_status.is_in(["unknown_task", *_FORCED_WRONG])).then(None).otherwise(kind).alias(prefix + "kind"))
+    out.append(new_status.cast(status_dtype).alias(prefix + "status"))
+    out.append(pl.coalesce(input_reason.cast(pl.String), reason).alias(prefix + "reason"))
+    return out
 
 
 def _is_graded(scored: pl.DataFrame, col: str = "score") -> bool:
@@ -179,23 +207,77 @@ def summary(scored: pl.DataFrame, *, prefix: str = "") -> dict[str, Any]:
     the per-level accuracies), ``accuracy_weighted`` (correct / tasks), ``levels`` (the
     rows of :func:`level_report`) and ``status_counts``. Accuracies are fractions
     (0–1), None when there is no task."""
-    rep = level_report(scored, prefix=prefix)
-    tasks = int(rep.get_column("tasks").sum())
-    correct_raw = rep.get_column("correct").sum()
-    correct: float | int = float(correct_raw) if _is_graded(scored, prefix + "score") else int(correct_raw)
-    accs = rep.get_column("accuracy").drop_nulls()
-    status_counts = (
-        scored.group_by(pl.col(prefix + "status").cast(pl.String).alias("s")).len().sort("s", nulls_last=True)
+    groups = status_groups(scored.lazy(), prefix=prefix).collect()
+    return summary_from_groups(groups, graded=_is_graded(scored, prefix + "score"))
+
+
+def status_groups(scored: pl.LazyFrame, *, prefix: str = "") -> pl.LazyFrame:
+    """The small aggregate every summary is made from: one row per (level, status) with
+    ``rows`` and ``value`` (the number of True scores, or the sum of graded scores in
+    units of 2**-60; null scores count 0). It streams: memory is the number of groups.
+    :func:`group_scores` turns ``value`` back into scores."""
+    schema = scored.collect_schema()
+    score = prefix + "score"
+    graded = schema[score].is_float()
+    level = pl.col("level").cast(pl.Int64) if "level" in schema else pl.lit(None, pl.Int64)
+    if graded:
+        # Fixed point (units of 2**-60, exact for scores in [0, 1] down to 2**-7 and
+        # truncated below): integer sums do not depend on the order in which chunks are
+        # added up, so a streamed and an in-memory grade report the same digits.
+        value = (pl.col(score).cast(pl.Float64).fill_null(0.0) * float(_FIXED)).cast(pl.Int128)
+    else:
+        value = pl.col(score).fill_null(False).cast(pl.Int64)
+    return scored.group_by(level.alias("level"), pl.col(prefix + "status").cast(pl.String).alias("status")).agg(
+        pl.len().cast(pl.Int64).alias("rows"), value.sum().alias("value")
     )
+
+
+_FIXED = 1 << 60
+
+
+def _unfix(v: Any, graded: bool) -> float | int:
+    return (int(v or 0) / _FIXED) if graded else int(v or 0)
+
+
+def group_scores(groups: pl.DataFrame, *, graded: bool) -> pl.DataFrame:
+    """``level``, ``status``, ``score`` (the group's summed score) from
+    :func:`status_groups`."""
+    vals = [_unfix(v, graded) for v in groups.get_column("value").to_list()]
+    return groups.select("level", "status").with_columns(pl.Series("score", vals, dtype=pl.Float64))
+
+
+def summary_from_groups(groups: pl.DataFrame, *, graded: bool) -> dict[str, Any]:
+    """:func:`summary` from the output of :func:`status_groups`."""
+    counted = pl.col("status").is_in(COUNTED).fill_null(False)
+    rep = (
+        groups.group_by("level")
+        .agg(
+            pl.col("rows").filter(counted).sum().cast(pl.Int64).alias("tasks"),
+            pl.col("value").filter(counted).sum().alias("correct"),
+            pl.col("rows").filter(~counted).sum().cast(pl.Int64).alias("excluded"),
+        )
+        .sort("level", nulls_last=True)
+    )
+    # Sums are integers (counts, or fixed point): exact, then one rounding to float.
+    fixed = rep.get_column("correct").to_list()
+    per_level = [_unfix(v, graded) for v in fixed]
+    rep = rep.with_columns(pl.Series("correct", per_level, dtype=pl.Float64 if graded else pl.Int64))
+    rep = rep.with_columns(
+        pl.when(pl.col("tasks") > 0).then(pl.col("correct") / pl.col("tasks")).otherwise(None).alias("accuracy")
+    ).select("level", "tasks", "correct", "accuracy", "excluded")
+    tasks = int(rep.get_column("tasks").sum())
+    correct: float | int = _unfix(sum(int(v or 0) for v in fixed), graded)
+    accs = rep.get_column("accuracy").drop_nulls()
+    status_counts = groups.group_by("status").agg(pl.col("rows").sum()).sort("status", nulls_last=True)
     return {
-        "rows": scored.height,
+        "rows": int(groups.get_column("rows").sum()),
         "tasks": tasks,
         "correct": correct,
         "excluded": int(rep.get_column("excluded").sum()),
         "accuracy_macro": float(accs.mean()) if len(accs) else None,  # type: ignore[arg-type]
         "accuracy_weighted": (correct / tasks) if tasks else None,
         "levels": rep.to_dicts(),
-        "status_counts": {r["s"]: int(r["len"]) for r in status_counts.iter_rows(named=True)},
+        "status_counts": {r["status"]: int(r["rows"]) for r in status_counts.iter_rows(named=True)},
     }
 
 

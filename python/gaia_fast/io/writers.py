@@ -16,7 +16,7 @@ from pathlib import Path
 
 import polars as pl
 
-__all__ = ["COMPARISON_COLUMNS", "FORMATS", "atomic_path", "comparison_frame", "table_format", "write_comparison_csv", "write_table"]
+__all__ = ["COMPARISON_COLUMNS", "FORMATS", "atomic_path", "comparison_exprs", "comparison_frame", "sink_table", "table_format", "write_comparison_csv", "write_comparison_rows", "write_table"]
 
 #: Header of ``answer_comparison.csv`` (Zypher ``grade.py``, spec §4 step 5).
 COMPARISON_COLUMNS = ("task_id", "level", "expected_answer", "actual_answer", "match")
@@ -39,18 +39,33 @@ def atomic_path(path: str | os.PathLike) -> Iterator[str]:
     """Yield a temporary path next to ``path``; on success it replaces ``path``."""
     dest = Path(path)
     folder = dest.parent if str(dest.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=folder)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=folder)
+    except OSError as e:
+        # Name the path the caller gave, not the temporary one.
+        raise OSError(e.errno, _why(e, folder), str(dest)) from None
     os.close(fd)
     try:
         yield tmp
         os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, dest)
+        try:
+            os.replace(tmp, dest)
+        except OSError as e:
+            raise OSError(e.errno, e.strerror, str(dest)) from None
     except BaseException:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
         raise
+
+
+def _why(e: OSError, folder: Path) -> str:
+    if not folder.exists():
+        return f"folder {folder} does not exist"
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    return e.strerror or str(e)
 
 
 def table_format(path: str | os.PathLike) -> str:
@@ -65,7 +80,7 @@ def _flat_for_csv(frame: pl.DataFrame) -> pl.DataFrame:
     """CSV holds text: nested columns become JSON text, enums/categoricals strings,
     binary hex."""
     out = []
-    for name, dtype in frame.schema.items():
+    for name, dtype in frame.collect_schema().items():
         col = pl.col(name)
         if isinstance(dtype, (pl.List, pl.Array, pl.Struct)):
             enc = (
@@ -100,6 +115,43 @@ def write_table(frame: pl.DataFrame, path: str | os.PathLike) -> None:
             frame.write_parquet(tmp)
 
 
+def sink_table(frame: pl.LazyFrame, path: str | os.PathLike, fmt: str) -> pl.LazyFrame:
+    """A lazy sink writing every column of ``frame`` to ``path`` in ``fmt`` (the
+    streaming form of :func:`write_table`; ``path`` is a temporary file the caller moves
+    into place). Run it with ``polars.collect_all``."""
+    if fmt == "csv":
+        return _flat_for_csv(frame).sink_csv(path, lazy=True)
+    if fmt == "jsonl":
+        return frame.with_columns(pl.col(pl.Enum, pl.Categorical).cast(pl.String)).sink_ndjson(path, lazy=True)
+    return frame.sink_parquet(path, lazy=True)
+
+
+def comparison_exprs(schema: pl.Schema | dict) -> list[pl.Expr]:
+    """The columns of ``answer_comparison.csv`` from a scored frame with this schema, in
+    row order (see :func:`comparison_frame`)."""
+    cols = list(schema)
+    status = pl.col("status").cast(pl.String) if "status" in cols else pl.lit(None, pl.String)
+    truth = pl.col("truth") if "truth" in cols else pl.lit(None, pl.String)
+    level = pl.col("level").cast(pl.Int64) if "level" in cols else pl.lit(None, pl.Int64)
+    score_dtype = schema.get("score")
+    if "kind" in cols and score_dtype is not None and score_dtype.is_float():
+        match = pl.col("kind").cast(pl.String).is_in(_GRADED_MATCH_KINDS)
+    elif score_dtype is not None and score_dtype.is_float():
+        match = pl.col("score") >= 1.0
+    elif score_dtype is not None:
+        match = pl.col("score")
+    else:
+        match = pl.lit(False)
+    counted = ~status.is_in(["missing", "bad_type", "read_error", "unknown_task", "no_truth"]).fill_null(False)
+    return [
+        pl.col("task_id").cast(pl.String),
+        level.fill_null(0).cast(pl.String).alias("level"),
+        pl.when(status == "unknown_task").then(pl.lit("NOT_FOUND")).otherwise(truth).alias("expected_answer"),
+        pl.col("prediction").cast(pl.String).alias("actual_answer"),
+        pl.when(counted & match.fill_null(False)).then(pl.lit("True")).otherwise(pl.lit("False")).alias("match"),
+    ]
+
+
 def comparison_frame(scored: pl.DataFrame) -> pl.DataFrame:
     """The rows of ``answer_comparison.csv``, as strings, sorted by task id (stable).
 
@@ -112,27 +164,7 @@ def comparison_frame(scored: pl.DataFrame) -> pl.DataFrame:
       official scorer's decision, i.e. kind ``exact`` or ``normalized``); rows without a
       decision (no truth, missing, unreadable) are ``False``.
     """
-    cols = scored.columns
-    status = pl.col("status").cast(pl.String) if "status" in cols else pl.lit(None, pl.String)
-    truth = pl.col("truth") if "truth" in cols else pl.lit(None, pl.String)
-    level = pl.col("level").cast(pl.Int64) if "level" in cols else pl.lit(None, pl.Int64)
-    score_dtype = scored.schema.get("score")
-    if "kind" in cols and score_dtype is not None and score_dtype.is_float():
-        match = pl.col("kind").cast(pl.String).is_in(_GRADED_MATCH_KINDS)
-    elif score_dtype is not None and score_dtype.is_float():
-        match = pl.col("score") >= 1.0
-    elif score_dtype is not None:
-        match = pl.col("score")
-    else:
-        match = pl.lit(False)
-    counted = ~status.is_in(["missing", "bad_type", "read_error", "unknown_task", "no_truth"]).fill_null(False)
-    return scored.select(
-        pl.col("task_id").cast(pl.String),
-        level.fill_null(0).cast(pl.String).alias("level"),
-        pl.when(status == "unknown_task").then(pl.lit("NOT_FOUND")).otherwise(truth).alias("expected_answer"),
-        pl.col("prediction").cast(pl.String).alias("actual_answer"),
-        pl.when(counted & match.fill_null(False)).then(pl.lit("True")).otherwise(pl.lit("False")).alias("match"),
-    ).sort("task_id", nulls_last=True, maintain_order=True)
+    return scored.select(comparison_exprs(scored.schema)).sort("task_id", nulls_last=True, maintain_order=True)
 
 
 def write_comparison_csv(scored: pl.DataFrame, path: str | os.PathLike = "answer_comparison.csv") -> int:
@@ -141,8 +173,15 @@ def write_comparison_csv(scored: pl.DataFrame, path: str | os.PathLike = "answer
     holds ``,``, ``"``, CR or LF; inner quotes doubled), header
     ``task_id,level,expected_answer,actual_answer,match``. Returns the number of rows."""
     rows = comparison_frame(scored)
+    with atomic_path(path) as tmp:
+        with open(tmp, "wb") as fh:
+            write_comparison_rows(rows, fh, header=True)
+    return rows.height
+
+
+def write_comparison_rows(rows: pl.DataFrame, fh, *, header: bool) -> None:
+    """Append sorted comparison rows to an open binary file in the CSV dialect of
+    :func:`write_comparison_csv`."""
     # Python's csv module writes an empty string unquoted; Polars would write '""'.
     rows = rows.with_columns(pl.all().replace("", None))
-    with atomic_path(path) as tmp:
-        rows.write_csv(tmp, line_terminator="\r\n", quote_style="necessary", include_header=True, null_value="")
-    return rows.height
+    rows.write_csv(fh, line_terminator="\r\n", quote_style="necessary", include_header=header, null_value="")

@@ -1,0 +1,548 @@
+"""One GAIA archive graded as one streaming plan.
+
+scan (:func:`gaia_fast.io.readers.scan_archive`) → metadata lookup (the metadata is
+small: it is broadcast into an elementwise lookup, no join) → native scoring in batches
+(each distinct (prediction, truth, level) of a batch scored once when that pays) → sinks:
+``--out`` and the rows of ``answer_comparison.csv`` are written by the streaming engine,
+and the summary, status counts, explain/compare rows and the sizes the sort needs come
+from small aggregates of the same pass. ``answer_comparison.csv`` is sorted by task id:
+its five columns are sorted in range partitions that fit a memory budget (one partition
+when they fit), so memory is bounded by the engine's chunk and that budget, not by the
+archive.
+
+Every output is written to a temporary file beside it and moved into place only when the
+whole grade succeeded: an interrupted or failed grade leaves the old file or none.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from gaia_fast.grading.summary import _status_dtype, fold_statuses, status_groups, summary_from_groups
+from gaia_fast.io.readers import LEVEL_LOST, ArchiveScan, InputError
+from gaia_fast.io.writers import comparison_exprs, sink_table, table_format, write_comparison_rows
+
+__all__ = ["GradeOutcome", "grade_scan", "score_expr"]
+
+#: Bytes of comparison rows sorted in memory at once (larger comparisons are sorted in
+#: range partitions of about this size).
+SORT_BUDGET = 192 << 20
+
+#: Rows whose (prediction, truth, level) a batch scores as distinct pairs only when
+#: the share of distinct pairs is below this.
+DEDUPE_BELOW = 0.5
+
+
+@dataclass
+class Dedupe:
+    """Per-batch dedupe: ``mode`` is ``"auto"`` (probe the share of distinct pairs and
+    dedupe while it is below :data:`DEDUPE_BELOW`), ``"on"`` or ``"off"``. Counts what it
+    did, for the benchmark."""
+
+    mode: str = "auto"
+    batches: int = 0
+    deduped: int = 0
+    rows: int = 0
+    scored: int = 0
+    _skip: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def plan(self) -> bool:
+        """Whether the next batch should try dedupe."""
+        if self.mode != "auto":
+            return self.mode == "on"
+        with self._lock:
+            if self._skip > 0:
+                self._skip -= 1
+                return False
+            return True
+
+    def record(self, n: int, distinct: int | None) -> None:
+        with self._lock:
+            self.batches += 1
+            self.rows += n
+            if distinct is None:
+                self.scored += n
+                return
+            if distinct < n * (1.0 if self.mode == "on" else DEDUPE_BELOW):
+                self.deduped += 1
+                self.scored += distinct
+            else:
+                self.scored += n
+                if self.mode == "auto":
+                    self._skip = 15  # mostly distinct: probe again after 15 batches
+
+
+def score_expr(
+    prediction: str,
+    truth: str,
+    scorer: str,
+    *,
+    level: str | None,
+    explain: bool,
+    dedupe: Dedupe,
+    on_rows: Callable[[int], None] | None = None,
+) -> pl.Expr:
+    """A struct expression (``score``, ``status``, [``kind``], [``reason``]) scoring a
+    batch natively, elementwise (so it streams). Distinct (prediction, truth, level)
+    triples are scored once and broadcast when that pays (see :class:`Dedupe`)."""
+    from gaia_fast.frame import _input_struct, _score_columns, _struct_dtype
+
+    dtype = _struct_dtype(scorer, explain)
+
+    def score(df: pl.DataFrame) -> pl.DataFrame:
+        cols = _score_columns(
+            df.get_column("p"),
+            df.get_column("t"),
+            scorer,
+            number_tolerance=None,
+            placeholder_is_missing=True,
+            explain=explain,
+            levels=df.get_column("l") if level is not None else None,
+        )
+        return pl.DataFrame(list(cols.values()))
+
+    def run(batch: pl.Series) -> pl.Series:
+        df = batch.struct.unnest()
+        n = df.height
+        distinct = None
+        out = None
+        if (n >= 2048 or dedupe.mode == "on") and dedupe.plan():
+            uniq = df.unique()
+            distinct = uniq.height
+            if distinct < n * (1.0 if dedupe.mode == "on" else DEDUPE_BELOW):
+                scored = uniq.hstack(score(uniq))
+                out = df.join(scored, on=df.columns, how="left", nulls_equal=True, maintain_order="left").drop(df.columns)
+        if out is None:
+            out = score(df)
+        dedupe.record(n, distinct)
+        if on_rows is not None:
+            on_rows(n)
+        return out.select(list(dtype.to_schema())).to_struct("s").cast(dtype)
+
+    return _input_struct(prediction, truth, level).map_batches(run, return_dtype=dtype, is_elementwise=True)
+
+
+@dataclass
+class GradeOutcome:
+    """What one grade produced (everything the command prints)."""
+
+    input_rows: int
+    summary: dict[str, Any]
+    compare_summary: dict[str, Any] | None
+    groups: pl.DataFrame
+    comparison_rows: int
+    differ: int
+    level_lost: int
+    duplicates: int
+    duplicate_examples: list[str]
+    wrong: pl.DataFrame | None
+    wrong_total: int
+    diff: pl.DataFrame | None
+    diff_total: int
+    dedupe: Dedupe
+
+
+def _with_metadata(lf: pl.LazyFrame, meta: pl.DataFrame) -> tuple[pl.LazyFrame, pl.Expr | None, int]:
+    """Truth and level from the metadata (the rules of ``join_metadata``) as an
+    elementwise lookup, plus the metadata tasks with no row in the archive appended in
+    metadata order. Returns the frame, the expression counting rows whose own truth
+    differs from the metadata's, and the number of rows appended."""
+    meta = meta.unique("task_id", keep="first", maintain_order=True)
+    schema = lf.collect_schema()
+    if "truth" in schema:
+        lf = lf.rename({"truth": "archive_truth"})
+    if "level" in schema:
+        lf = lf.rename({"level": "archive_level"})
+    ids = meta.get_column("task_id")
+    known = pl.col("task_id").is_in(ids.implode()).fill_null(False)
+    truth = pl.col("task_id").replace_strict(ids, meta.get_column("truth"), default=None, return_dtype=pl.String)
+    mlevel = pl.col("task_id").replace_strict(ids, meta.get_column("level").cast(pl.Int64), default=None, return_dtype=pl.Int64)
+    level = pl.coalesce(mlevel, pl.col("archive_level")) if "level" in schema else mlevel
+    lf = lf.with_columns(
+        truth.alias("truth"),
+        level.alias("level"),
+        pl.when(~known).then(pl.lit("unknown_task")).otherwise(pl.col("input_status")).alias("input_status"),
+        pl.when(~known).then(pl.lit("task id not in the metadata")).otherwise(pl.col("input_reason")).alias("input_reason"),
+    )
+    front = ["task_id", "prediction", "truth", "level", "input_status", "input_reason"]
+    names = lf.collect_schema().names()
+    lf = lf.select(front + [c for c in names if c not in front])
+    # One small pass over the task ids: which metadata tasks have a row.
+    found = lf.select(pl.col("task_id")).filter(known).unique().collect(engine="streaming").get_column("task_id")
+    missing = meta.filter(~pl.col("task_id").is_in(found.implode())).select(
+        pl.col("task_id"),
+        pl.lit(None, pl.String).alias("prediction"),
+        pl.col("truth"),
+        pl.col("level").cast(pl.Int64).alias("level"),
+        pl.lit("missing").alias("input_status"),
+        pl.lit("no row for this task in the archive").alias("input_reason"),
+    )
+    if missing.height:
+        lf = pl.concat([lf, missing.lazy()], how="diagonal_relaxed")
+    differ = None
+    if "truth" in schema:
+        differ = (pl.col("archive_truth").is_not_null() & pl.col("truth").is_not_null() & (pl.col("archive_truth") != pl.col("truth"))).sum()
+    return lf, differ, missing.height
+
+
+def _scored(lf: pl.LazyFrame, scorer: str, explain: bool, dedupe: Dedupe, on_rows, prefix: str) -> pl.LazyFrame:
+    schema = lf.collect_schema()
+    level = "level" if "level" in schema else None
+    s = score_expr("prediction", "truth", scorer, level=level, explain=explain, dedupe=dedupe, on_rows=on_rows)
+    tmp = f"__gaia_fast_{prefix}scored"
+    struct = pl.col(tmp)
+    from gaia_fast.frame import _struct_dtype
+
+    fields = _struct_dtype(scorer, explain).to_schema()
+    score_dtype = fields["score"]
+    folded = fold_statuses(
+        struct.struct.field("score"),
+        struct.struct.field("status"),
+        struct.struct.field("kind") if "kind" in fields else None,
+        struct.struct.field("reason") if "reason" in fields else pl.lit(None, pl.String),
+        pl.col("input_status") if "input_status" in schema else pl.lit(None, pl.String),
+        pl.col("input_reason") if "input_reason" in schema else pl.lit(None, pl.String),
+        score_dtype=score_dtype,
+        status_dtype=_status_dtype(pl.Categorical()),
+        prefix=prefix,
+    )
+    names = [e.meta.output_name() for e in folded]
+    keep = [c for c in schema.names() if c not in names]
+    return lf.with_columns(s.alias(tmp)).select(*keep, *folded)
+
+
+def _wrong() -> pl.Expr:
+    return pl.col("status").cast(pl.String).is_in(["ok", "no_prediction", "missing", "bad_type", "read_error"]) & ~(
+        pl.col("score").cast(pl.Float64).fill_null(0.0) >= 1.0
+    )
+
+
+def _differ_expr() -> pl.Expr:
+    a = pl.col("score").cast(pl.Float64)
+    b = pl.col("compare_score").cast(pl.Float64)
+    return (a != b).fill_null(a.is_null() != b.is_null())
+
+
+class _Temps:
+    """A hidden work folder beside each output (same file system, so finished files move
+    into place with one rename); removed with whatever is left in it. Writers that
+    outlive an interrupt cannot leave a file behind: their folder is gone."""
+
+    def __init__(self) -> None:
+        self.dirs: dict[Path, str] = {}
+        # Last resort: an interrupt that lands between two statements of the cleanup
+        # still ends the process through the interpreter's exit handlers.
+        atexit.register(self._at_exit)
+
+    def _at_exit(self) -> None:
+        for d in list(self.dirs.values()):
+            shutil.rmtree(d, ignore_errors=True)
+
+    def _dir(self, folder: Path, dest: Path) -> str:
+        key = folder.resolve()
+        if key not in self.dirs:
+            try:
+                self.dirs[key] = tempfile.mkdtemp(prefix=".gaia-fast.", dir=folder)
+            except OSError as e:
+                why = f"folder {folder} does not exist" if not folder.exists() else (e.strerror or str(e))
+                raise OSError(e.errno, why, str(dest)) from None
+        return self.dirs[key]
+
+    def beside(self, dest: Path) -> str:
+        folder = dest.parent if str(dest.parent) else Path(".")
+        return os.path.join(self._dir(folder, dest), dest.name)
+
+    def scratch(self, near: Path) -> str:
+        folder = near.parent if str(near.parent) else Path(".")
+        d = os.path.join(self._dir(folder, near), "sort")
+        os.mkdir(d)
+        return d
+
+    def cleanup(self) -> None:
+        # Ctrl-C can arrive twice (once through the engine, once as Python's pending
+        # signal): a second interrupt must not stop the cleanup half-way.
+        interrupt: BaseException | None = None
+        for _ in range(5):
+            try:
+                while self.dirs:
+                    key = next(iter(self.dirs))
+                    _remove_tree(self.dirs[key])
+                    del self.dirs[key]
+                break
+            except KeyboardInterrupt as e:
+                interrupt = e
+        atexit.unregister(self._at_exit)
+        if interrupt is not None:
+            raise interrupt
+
+
+#: How long a cleanup waits for the engine's writers to let go of an interrupted run's
+#: files (they can outlive the interrupt by a few milliseconds).
+_CLEANUP_WAIT = 5.0
+
+
+def _remove_tree(path: str) -> None:
+    deadline = time.monotonic() + _CLEANUP_WAIT
+    while True:
+        shutil.rmtree(path, ignore_errors=True)
+        if not os.path.exists(path) or time.monotonic() > deadline:
+            return
+        time.sleep(0.05)
+
+
+def _umask() -> int:
+    old = os.umask(0)
+    os.umask(old)
+    return old
+
+
+def _publish(tmp: str, dest: Path) -> None:
+    os.chmod(tmp, 0o666 & ~_umask())
+    try:
+        os.replace(tmp, dest)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, str(dest)) from None
+
+
+def _stable_sort(part: pl.DataFrame, repeated: bool) -> pl.DataFrame:
+    """``part`` sorted by task id, stable, nulls last. When task ids repeat a lot (real
+    archives: the same tasks run after run), ranking the distinct ids and sorting the
+    rows by that integer rank is several times faster than comparing the strings row
+    against row; when they are mostly distinct, the ranking costs more than it saves."""
+    if part.height < 2:
+        return part
+    if not repeated:
+        return part.sort("task_id", nulls_last=True, maintain_order=True)
+    ids = part.get_column("task_id")
+    distinct = ids.drop_nulls().unique().sort()
+    rank = ids.replace_strict(distinct, pl.int_range(len(distinct), dtype=pl.UInt32, eager=True), default=None, return_dtype=pl.UInt32)
+    return part.with_columns(rank.alias("__rank")).sort("__rank", nulls_last=True, maintain_order=True).drop("__rank")
+
+
+def _duplicates(sorted_ids: pl.Series) -> pl.Series:
+    """Each task id that occurs more than once, once, in order (``sorted_ids`` is
+    sorted, so equal ids are neighbours)."""
+    s = sorted_ids.to_frame("t")
+    t = pl.col("t")
+    first_of_run = t.is_not_null() & (t == t.shift(-1)).fill_null(False) & (t != t.shift(1)).fill_null(True)
+    return s.filter(first_of_run).get_column("t")
+
+
+def _sorted_comparison(src: str, dest_tmp: str, est_bytes: int, rows: int, budget: int, distinct_ids: int | None = None) -> tuple[int, list[str]]:
+    """Write the comparison rows of the Parquet file ``src`` (in archive order) to
+    ``dest_tmp`` sorted by task id (stable, nulls last), in range partitions of about
+    ``budget`` bytes. Returns (number of duplicated task ids, the first few of them in
+    order)."""
+    scan = pl.scan_parquet(src)
+    parts = max(1, -(-est_bytes // budget))
+    bounds: list[str] = []
+    if parts > 1 and rows:
+        step = max(1, rows // (parts * 2000))
+        sample = scan.select(pl.col("task_id")).gather_every(step).drop_nulls().collect(engine="streaming").get_column("task_id").sort()
+        if len(sample):
+            qs = [sample[min(len(sample) - 1, (i * len(sample)) // parts)] for i in range(1, parts)]
+            bounds = sorted(set(qs))
+    ranges: list[pl.Expr | None] = []
+    if not bounds:
+        ranges.append(None)
+    else:
+        tid = pl.col("task_id")
+        ranges.append(tid < bounds[0])
+        for lo, hi in zip(bounds, bounds[1:]):
+            ranges.append((tid >= lo) & (tid < hi))
+        ranges.append(tid >= bounds[-1])
+        ranges.append(tid.is_null())
+    dup_count = 0
+    dup_first: list[str] = []
+    with open(dest_tmp, "wb") as fh:
+        for i, cond in enumerate(ranges):
+            repeated = distinct_ids is None or distinct_ids * 4 < rows
+            part = _stable_sort((scan if cond is None else scan.filter(cond)).collect(engine="streaming"), repeated)
+            dups = _duplicates(part.get_column("task_id"))
+            dup_count += len(dups)
+            if len(dup_first) < 5:
+                dup_first.extend(dups.head(5 - len(dup_first)).to_list())
+            write_comparison_rows(part, fh, header=(i == 0))
+            del part
+    return dup_count, dup_first
+
+
+def grade_scan(
+    scan: ArchiveScan,
+    *,
+    meta: pl.DataFrame | None,
+    scorer: str,
+    compare: str | None,
+    explain: bool,
+    comparison: Path,
+    out: Path | None,
+    limit: int,
+    want_duplicates: bool,
+    dedupe: str = "auto",
+    progress: Callable[[int], None] | None = None,
+    sort_budget: int = SORT_BUDGET,
+) -> GradeOutcome:
+    """Grade one opened archive in one streaming pass; write ``comparison`` (and ``out``)
+    atomically. Raises :class:`InputError` for bad input found while reading, OSError
+    (naming the user's path) when an output cannot be written."""
+    lf = scan.frame
+    schema = lf.collect_schema()
+    differ_expr = None
+    appended = 0
+    if meta is not None:
+        lf, differ_expr, appended = _with_metadata(lf, meta)
+    elif "truth" not in schema:
+        raise InputError(scan.path, "no truth column")
+    dd = Dedupe(dedupe)
+    scored = _scored(lf, scorer, explain, dd, progress, "")
+    if compare is not None:
+        scored = _scored(scored, compare, explain, Dedupe(dedupe), None, "compare_")
+    sschema = scored.collect_schema()
+    hidden = [c for c in (LEVEL_LOST,) if c in sschema]
+    visible = scored.drop(hidden) if hidden else scored
+
+    cmp_exprs = comparison_exprs(sschema)
+    temps = _Temps()
+    try:
+        cmp_final = temps.beside(comparison)
+        out_tmp = temps.beside(out) if out is not None else None
+        scratch_dir = temps.scratch(comparison)
+        cmp_rows_file = os.path.join(scratch_dir, "rows.parquet")
+
+        queries: list[Any] = [visible.select(cmp_exprs).sink_parquet(cmp_rows_file, lazy=True, compression="lz4")]
+        if out_tmp is not None:
+            queries.append(sink_table(visible.drop("input_status", "input_reason", strict=False), out_tmp, table_format(out)))
+        # One select of small aggregates straight from the scored rows: (sharing a
+        # sub-plan other than ``scored`` between queries makes the engine run the scan
+        # and the scorer twice).
+        text_bytes = [
+            pl.col(c).cast(pl.String).str.len_bytes().fill_null(0).sum() for c in ("task_id", "truth", "prediction") if c in sschema
+        ]
+        aggs = [
+            pl.len().alias("rows"),
+            pl.sum_horizontal(text_bytes).alias("bytes") if text_bytes else pl.lit(0).alias("bytes"),
+            pl.col("task_id").approx_n_unique().alias("distinct_ids"),
+        ]
+        if differ_expr is not None:
+            aggs.append(differ_expr.alias("differ"))
+        if LEVEL_LOST in sschema:
+            aggs.append(pl.col(LEVEL_LOST).sum().alias("level_lost"))
+        queries.append(scored.select(aggs))
+        queries.append(status_groups(visible))
+        if compare is not None:
+            queries.append(status_groups(visible, prefix="compare_"))
+        n_fixed = len(queries)
+        if explain:
+            w = visible.filter(_wrong())
+            queries += [w.head(limit) if limit else w, w.select(pl.len())]
+        if compare is not None:
+            d = visible.filter(_differ_expr())
+            queries += [d.head(limit) if limit else d, d.select(pl.len())]
+        try:
+            results = pl.collect_all(queries, engine="streaming")
+        except InputError:
+            raise
+        except pl.exceptions.PolarsError as e:
+            raise InputError(scan.path, f"cannot read: {str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__}") from None
+        first = 1 if out_tmp is None else 2
+        totals = results[first].row(0, named=True)
+        groups = results[first + 1]
+        cgroups = results[first + 2] if compare is not None else None
+        rest = results[n_fixed:]
+        wrong = wrong_total = diff = None
+        diff_total = 0
+        if explain:
+            wrong, wrong_total = rest[0], int(rest[1].item())
+            rest = rest[2:]
+        if compare is not None:
+            diff, diff_total = rest[0], int(rest[1].item())
+
+        graded = sschema["score"].is_float()
+        summ = summary_from_groups(groups, graded=graded)
+        csumm = summary_from_groups(cgroups, graded=sschema["compare_score"].is_float()) if cgroups is not None else None
+        n_rows = int(totals["rows"])
+        est = int(totals["bytes"] or 0) + 48 * n_rows
+        dup_count, dup_first = _sorted_comparison(cmp_rows_file, cmp_final, est, n_rows, sort_budget, int(totals["distinct_ids"] or 0))
+        _publish(cmp_final, comparison)
+        if out_tmp is not None and out is not None:
+            _publish(out_tmp, out)
+    finally:
+        try:
+            temps.cleanup()
+        except KeyboardInterrupt:
+            temps.cleanup()
+            raise
+    return GradeOutcome(
+        input_rows=summ["rows"] - appended,
+        summary=summ,
+        compare_summary=csumm,
+        groups=groups,
+        comparison_rows=n_rows,
+        differ=int(totals.get("differ") or 0),
+        level_lost=int(totals.get("level_lost") or 0),
+        duplicates=dup_count if want_duplicates else 0,
+        duplicate_examples=dup_first if want_duplicates else [],
+        wrong=wrong,
+        wrong_total=int(wrong_total or 0),
+        diff=diff,
+        diff_total=diff_total,
+        dedupe=dd,
+    )
+
+
+class OutputError(ValueError):
+    """An output path that must not be written (it is an input, another output, or its
+    folder cannot take files)."""
+
+
+def _same(a: Path, b: Path) -> bool:
+    """True when ``a`` and ``b`` name the same file: the same resolved path (symbolic
+    links followed), or the same inode (hard links)."""
+    try:
+        if a.exists() and b.exists():
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return a.resolve() == b.resolve()
+
+
+def check_no_overwrite(inputs: list[Path], outputs: dict[str, Path]) -> None:
+    """Refuse an output that is one of the ``inputs`` or another output (``outputs``
+    maps an option name to its path)."""
+    for opt, out in outputs.items():
+        for inp in inputs:
+            if _same(Path(out), Path(inp)):
+                raise OutputError(f"{opt} {out} is the input {inp}: refusing to overwrite an input; choose another path")
+    items = list(outputs.items())
+    for i, (opt_a, a) in enumerate(items):
+        for opt_b, b in items[i + 1 :]:
+            if _same(Path(a), Path(b)):
+                raise OutputError(f"{opt_a} {a} and {opt_b} {b} are the same file; give them different paths")
+
+
+def check_outputs_writable(outputs: dict[str, Path]) -> None:
+    """Fail before any work when an output's folder does not exist, is not a folder, or
+    the output is a folder."""
+    for opt, out in outputs.items():
+        p = Path(out)
+        folder = p.parent if str(p.parent) else Path(".")
+        if p.is_dir():
+            raise OutputError(f"cannot write {out} ({opt}): it is a folder")
+        if not folder.exists():
+            raise OutputError(f"cannot write {out} ({opt}): folder {folder} does not exist")
+        if not folder.is_dir():
+            raise OutputError(f"cannot write {out} ({opt}): {folder} is not a folder")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise OutputError(f"cannot write {out} ({opt}): folder {folder} is not writable")

@@ -1,0 +1,238 @@
+"""The streaming grade plan gives the same outputs, byte for byte, as grading the whole
+archive in memory (read_archive -> score_archive -> write_comparison_csv / write_table),
+whatever the input format, the block and partition sizes, and dedupe on or off."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+import gaia_fast.grading.archive as archive
+import gaia_fast.io.readers as readers
+from gaia_fast.cli import main
+from gaia_fast.datasets.gaia import join_metadata, load_metadata
+from gaia_fast.grading.summary import score_archive, summary
+from gaia_fast.io.readers import read_archive, scan_archive
+from gaia_fast.io.writers import write_comparison_csv, write_table
+
+ANSWERS = ["17", "17.0", "1,250", "$1,250", "Paris", "paris ", "a, b; c", 'say "hi"', "", "line\nbreak", "ünï", "3.14159", "?", None]
+
+
+def rows(n: int, seed: int = 0, distinct_ids: int = 40) -> list[dict]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        tid = None if rng.random() < 0.02 else f"t{rng.randrange(distinct_ids):03d}"
+        out.append(
+            {
+                "task_id": tid,
+                "prediction": rng.choice(ANSWERS),
+                "true_answer": rng.choice(ANSWERS[:-1]),
+                "task": rng.choice([1, 2, 3, None]),
+                "extra": rng.randrange(1000),
+                "note": rng.choice(["x", "y,z", None]),
+            }
+        )
+    return out
+
+
+def eager_outputs(path: Path, tmp: Path, *, scorer: str = "gaia", meta: pl.DataFrame | None = None, **cols) -> tuple[bytes, pl.DataFrame, dict]:
+    frame, _skipped, _layout = read_archive(path, with_layout=True, **cols)
+    if meta is not None:
+        frame = join_metadata(frame, meta)
+    scored = score_archive(frame, scorer)
+    cmp = tmp / "eager_cmp.csv"
+    write_comparison_csv(scored, cmp)
+    out = tmp / "eager_out.parquet"
+    write_table(scored.drop("input_status", "input_reason", strict=False), out)
+    return cmp.read_bytes(), pl.read_parquet(out), summary(scored)
+
+
+def stream_outputs(path: Path | str, tmp: Path, *, scorer: str = "gaia", meta: pl.DataFrame | None = None, dedupe: str = "auto", sort_budget: int = archive.SORT_BUDGET, **cols):
+    return stream_outputs_of(scan_archive(path, **cols), tmp, scorer=scorer, meta=meta, dedupe=dedupe, sort_budget=sort_budget)
+
+
+def stream_outputs_of(scan, tmp: Path, *, scorer: str = "gaia", meta: pl.DataFrame | None = None, dedupe: str = "auto", sort_budget: int = archive.SORT_BUDGET):
+    cmp = tmp / "stream_cmp.csv"
+    out = tmp / "stream_out.parquet"
+    got = archive.grade_scan(
+        scan, meta=meta, scorer=scorer, compare=None, explain=False, comparison=cmp, out=out, limit=10, want_duplicates=True, dedupe=dedupe, sort_budget=sort_budget
+    )
+    return cmp.read_bytes(), pl.read_parquet(out), got
+
+
+def write_jsonl(path: Path, data: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in data), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("scorer", ["gaia", "gaia-lenient", "gaia-graded"])
+@pytest.mark.parametrize("dedupe", ["on", "off", "auto"])
+def test_parquet_stream_equals_eager(tmp_path, scorer, dedupe):
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(rows(6000)).write_parquet(path, row_group_size=700)
+    e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, scorer=scorer, truth_col="true_answer")
+    # A tiny sort budget forces several range partitions (and a null-id partition).
+    s_cmp, s_out, got = stream_outputs(path, tmp_path, scorer=scorer, dedupe=dedupe, sort_budget=20_000, truth_col="true_answer")
+    assert s_cmp == e_cmp
+    assert s_out.equals(e_out)
+    assert got.summary == e_sum
+    assert got.duplicates == 40
+    if dedupe == "on":
+        assert got.dedupe.deduped > 0 and got.dedupe.scored < got.dedupe.rows
+    if dedupe == "off":
+        assert got.dedupe.deduped == 0 and got.dedupe.scored == got.dedupe.rows
+
+
+def test_all_distinct_pairs_turn_dedupe_off(tmp_path):
+    path = tmp_path / "a.parquet"
+    n = 20_000
+    pl.DataFrame({"task_id": [f"t{i}" for i in range(n)], "prediction": [str(i) for i in range(n)], "truth": [str(i + (i % 2)) for i in range(n)]}).write_parquet(path)
+    _, _, got = stream_outputs(path, tmp_path, dedupe="auto")
+    assert got.summary["correct"] == n // 2
+    assert got.dedupe.deduped == 0  # every batch probed as all-distinct was scored directly
+
+
+def test_jsonl_blocks_equal_eager(tmp_path, monkeypatch):
+    data = rows(3000, seed=1)
+    data[5].update(prediction=17, true_answer="17")  # a bad_type row
+    data[2500]["prediction"] = ["a"]  # a bad_type row in a later block
+    path = write_jsonl(tmp_path / "a.jsonl", data)
+    e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, truth_col="true_answer")
+    monkeypatch.setattr(readers, "_BLOCK_BYTES", 4096)  # many blocks
+    s_cmp, s_out, got = stream_outputs(path, tmp_path, truth_col="true_answer")
+    assert s_cmp == e_cmp
+    assert s_out.equals(e_out)
+    assert got.summary == e_sum and got.summary["status_counts"]["bad_type"] == 2
+
+
+def test_jsonl_bad_line_in_a_later_block_names_its_line(tmp_path, monkeypatch):
+    lines = [json.dumps(r) for r in rows(2000, seed=2)]
+    lines[1500] = '{"task_id": "t1", "prediction": '
+    path = tmp_path / "a.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    monkeypatch.setattr(readers, "_BLOCK_BYTES", 2048)
+    with pytest.raises(readers.InputError) as e:
+        stream_outputs(path, tmp_path, truth_col="true_answer")
+    assert str(e.value).startswith(f"{path}:1501: invalid JSON")
+    scan = scan_archive(path, truth_col="true_answer", skip_bad_lines=True)
+    archive.grade_scan(scan, meta=None, scorer="gaia", compare=None, explain=False, comparison=tmp_path / "c.csv", out=None, limit=1, want_duplicates=False)
+    assert [(s.line, s.message.split(":")[0]) for s in scan.skipped] == [(1501, "invalid JSON")]
+
+
+def test_csv_stream_equals_eager(tmp_path):
+    path = tmp_path / "a.csv"
+    pl.DataFrame(rows(4000, seed=3)).write_csv(path)
+    e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, truth_col="true_answer")
+    s_cmp, s_out, got = stream_outputs(path, tmp_path, truth_col="true_answer")
+    assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
+
+
+def test_csv_bad_row_found_by_rescan(tmp_path):
+    path = tmp_path / "a.csv"
+    body = "task_id,prediction,truth\n" + "".join(f"t{i},{i},{i}\n" for i in range(5000))
+    lines = body.splitlines(keepends=True)
+    lines[3001] = "t3000,1,2,3\n"
+    path.write_text("".join(lines))
+    with pytest.raises(readers.InputError) as e:
+        stream_outputs(path, tmp_path)
+    assert str(e.value) == f"{path}:3002: expected 3 fields, found 4"
+
+
+@pytest.mark.parametrize("how", ["folder", "list"])
+def test_parquet_parts_are_one_archive(tmp_path, how):
+    data = pl.DataFrame(rows(3000, seed=4))
+    whole = tmp_path / "whole.parquet"
+    data.write_parquet(whole)
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    for i, start in enumerate(range(0, 3000, 1000)):
+        data.slice(start, 1000).write_parquet(parts / f"part-{i:03d}.parquet")
+    e_cmp, e_out, e_sum = eager_outputs(whole, tmp_path, truth_col="true_answer")
+    if how == "folder":
+        s_cmp, s_out, got = stream_outputs(parts, tmp_path, truth_col="true_answer")
+    else:
+        scan = readers.scan_parquet_parts(sorted(parts.glob("part-*.parquet")), parts, {"truth_col": "true_answer"})
+        s_cmp, s_out, got = stream_outputs_of(scan, tmp_path)
+    assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
+
+
+def test_folder_with_other_files_is_not_a_parquet_table(tmp_path):
+    (tmp_path / "p.parquet").write_bytes(b"")
+    (tmp_path / "notes.txt").write_text("x")
+    assert readers.parquet_parts(tmp_path) is None
+
+
+def test_metadata_lookup_equals_join(tmp_path):
+    data = rows(3000, seed=5, distinct_ids=30)
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(data).write_parquet(path)
+    meta_dir = tmp_path / "meta" / "2023" / "validation"
+    meta_dir.mkdir(parents=True)
+    # t000..t034: five tasks have no row; t025..t029 rows are unknown to the metadata
+    tasks = [{"task_id": f"t{i:03d}", "Question": "?", "Level": 1 + i % 3, "Final answer": ANSWERS[i % 8], "file_name": ""} for i in range(35) if not 25 <= i < 30]
+    write_jsonl(meta_dir / "metadata.jsonl", tasks)
+    meta = load_metadata(tmp_path / "meta", "validation")
+    e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, meta=meta, truth_col="true_answer")
+    s_cmp, s_out, got = stream_outputs(path, tmp_path, meta=meta, truth_col="true_answer")
+    assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
+    assert got.summary["status_counts"]["missing"] == 5 and got.summary["status_counts"]["unknown_task"] > 0
+    assert got.input_rows == 3000
+
+
+def test_cli_folder_of_parts_is_one_archive(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    for i in range(2):
+        pl.DataFrame({"task_id": [f"a{i}", f"b{i}"], "prediction": ["1", "2"], "truth": ["1", "3"]}).write_parquet(parts / f"p{i}.parquet")
+    (parts / "_SUCCESS").write_text("")
+    r = CliRunner().invoke(main, ["grade", str(parts), "--json"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.stdout)
+    assert (s["rows"], s["correct"]) == (4, 2)
+    assert (tmp_path / "answer_comparison.csv").read_text().splitlines()[1:] == ["a0,0,1,1,True", "a1,0,1,1,True", "b0,0,3,2,False", "b1,0,3,2,False"]
+
+
+def test_mostly_distinct_ids_stream_equals_eager(tmp_path):
+    path = tmp_path / "a.parquet"
+    data = rows(5000, seed=6, distinct_ids=10**9)
+    data[10]["task_id"] = data[20]["task_id"] = "same"
+    pl.DataFrame(data).write_parquet(path)
+    e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, truth_col="true_answer")
+    s_cmp, s_out, got = stream_outputs(path, tmp_path, sort_budget=50_000, truth_col="true_answer")
+    assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
+    assert got.duplicates >= 1 and "same" in got.duplicate_examples
+
+
+def test_progress_bar_counts_rows_and_bytes_and_is_off_with_json(tmp_path, monkeypatch):
+    import sys
+
+    from rich.progress import Progress
+
+    grade_cli = sys.modules["gaia_fast.cli.grade"]  # the package exports the command under this name
+
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(rows(5000, seed=7)).write_parquet(path, row_group_size=1000)
+    infos: list[str] = []
+    real_update = Progress.update
+
+    def update(self, task, **kw):
+        if "info" in kw:
+            infos.append(kw["info"])
+        return real_update(self, task, **kw)
+
+    monkeypatch.setattr(Progress, "update", update)
+    monkeypatch.setattr(grade_cli, "_PROGRESS_ROWS", 1000)  # "long" from 1000 rows on
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["grade", str(path), "--truth-col", "true_answer"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert infos and infos[-1].startswith("5,000/5,000 rows · ") and infos[-1].endswith(f"/{grade_cli._human_bytes(path.stat().st_size)}")
+    infos.clear()
+    r = CliRunner().invoke(main, ["grade", str(path), "--truth-col", "true_answer", "--json"], catch_exceptions=False)
+    assert r.exit_code == 0 and infos == []
