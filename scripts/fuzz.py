@@ -9,8 +9,8 @@ Inputs found to add coverage are merged into ``--corpus`` (default
 
 Coverage comes from atheris's bytecode instrumentation of ``gaia_fast`` (the twins in
 ``gaia_fast.reference`` mirror the native branches) and, when present, from a native
-extension built with SanitizerCoverage (``scripts/fuzz.sh --build-native``); set
-``GAIA_FAST_FUZZ_NATIVE=/path/to/lib_native.so`` to use another one.
+extension built with SanitizerCoverage (``FUZZ_BUILD_NATIVE=1 scripts/fuzz.sh``); set
+``GAIA_FAST_FUZZ_NATIVE=/path/to/lib_native.so`` to use another one, ``=off`` for none.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import importlib.machinery
 import importlib.util
 import os
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -66,6 +67,7 @@ def main() -> int:
     ap.add_argument("--max-len", type=int, default=2048)
     ap.add_argument("--timeout", type=int, default=30, help="seconds for one input before it counts as a hang")
     ap.add_argument("--merge", action="store_true", help="only merge --work inputs that add coverage into --corpus")
+    ap.add_argument("--minimize", action="store_true", help="rewrite --corpus as a smallest set with the same coverage")
     args, extra = ap.parse_known_args()
 
     # atheris loads its libFuzzer core inside Fuzz(); global symbols let the
@@ -83,7 +85,17 @@ def main() -> int:
     dict_path = work / "tokens.dict"
     _dict_file(dict_path)
 
-    dirs = ["-merge=1", str(corpus), str(live)] if args.merge else [str(live), str(corpus), f"-max_total_time={max(1, args.seconds)}"]
+    if args.minimize:
+        # Into an empty folder, then swapped in (regression inputs are always kept).
+        fresh = work / "minimized"
+        shutil.rmtree(fresh, ignore_errors=True)
+        fresh.mkdir(parents=True)
+        dirs = ["-merge=1", "-use_counters=0", str(fresh), str(corpus)]
+    elif args.merge:
+        # Edges only (no hit-count buckets): the committed corpus grows on new branches.
+        dirs = ["-merge=1", "-use_counters=0", str(corpus), str(live)]
+    else:
+        dirs = [str(live), str(corpus), f"-max_total_time={max(1, args.seconds)}"]
     # libFuzzer's merge re-runs argv[0] through the shell: make it the whole command.
     me = shlex.join([sys.executable, str(Path(__file__).resolve()), args.target, "--corpus", str(corpus), "--work", str(work)])
     fuzz_argv = [
@@ -98,6 +110,8 @@ def main() -> int:
         *extra,
     ]
     native = os.environ.get("GAIA_FAST_FUZZ_NATIVE") or (str(SANCOV_SO) if SANCOV_SO.exists() else "")
+    if native == "off":  # the installed extension; only Python coverage guides the search
+        native = ""
     test = {}
 
     def load() -> None:

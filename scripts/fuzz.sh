@@ -9,6 +9,10 @@
 # pytest replays that corpus (tests/test_fuzz_corpus.py). A failing input is written to
 # target/fuzz-work/<target>/crash-*; the script then exits 1.
 #
+# FUZZ_ARGS passes extra libFuzzer flags (e.g. FUZZ_ARGS=-len_control=0 for long inputs
+# from the start). FUZZ_MINIMIZE=1 then rewrites each corpus as a smallest set of inputs with the same
+# branch coverage (files named regress-* are always kept).
+#
 # FUZZ_BUILD_NATIVE=1 first builds the extension with SanitizerCoverage (stable Rust,
 # no clang needed) into target/fuzz-native/, so libFuzzer also sees Rust branches;
 # without that build only the Python side (gaia_fast and its twins) guides the search.
@@ -41,7 +45,8 @@ printf '%-10s %8s %10s %8s\n' target seconds runs corpus
 for t in "${targets[@]}"; do
     mkdir -p "target/fuzz-work/$t"
     log="target/fuzz-work/$t/last.log"
-    python scripts/fuzz.py "$t" --seconds "$per" >"$log" 2>&1
+    # shellcheck disable=SC2086 # FUZZ_ARGS: extra libFuzzer flags, word-split on purpose
+    python scripts/fuzz.py "$t" --seconds "$per" ${FUZZ_ARGS:-} >"$log" 2>&1
     rc=$?
     runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
     secs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\2/p' "$log" | tail -1)
@@ -55,6 +60,15 @@ for t in "${targets[@]}"; do
     if [ "${FUZZ_MERGE:-1}" = 1 ]; then
         python scripts/fuzz.py "$t" --merge >"target/fuzz-work/$t/merge.log" 2>&1 \
             || { failed+=("$t(merge)"); echo "fuzz: merge of $t failed; see target/fuzz-work/$t/merge.log" >&2; }
+    fi
+    if [ "${FUZZ_MINIMIZE:-0}" = 1 ]; then
+        if python scripts/fuzz.py "$t" --minimize >"target/fuzz-work/$t/minimize.log" 2>&1 \
+            && [ -n "$(ls -A "target/fuzz-work/$t/minimized")" ]; then
+            find "tests/data/fuzz/$t" -type f ! -name 'regress-*' -delete
+            mv "target/fuzz-work/$t/minimized"/* "tests/data/fuzz/$t/"
+        else
+            failed+=("$t(minimize)"); echo "fuzz: minimizing $t failed; see target/fuzz-work/$t/minimize.log" >&2
+        fi
     fi
     files=$(find "tests/data/fuzz/$t" -type f 2>/dev/null | wc -l)
     printf '%-10s %8s %10s %8s\n' "$t" "${secs:-?}" "${runs:-?}" "$files"

@@ -13,3 +13,4 @@ GAIA_FAST_WHEEL="$(ls "$PWD"/dist/*.whl)"
 export GAIA_FAST_WHEEL
 cargo test --quiet -p gaia-fast-core
 python -m pytest -q
+FUZZ_MERGE=0 bash scripts/fuzz.sh 24  # a short fuzz pass (3 s a target after its corpus)

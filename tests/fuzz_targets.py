@@ -150,10 +150,10 @@ def twin_deadline(seconds: float = TWIN_SECONDS):
         signal.signal(signal.SIGVTALRM, old if old is not None else signal.SIG_DFL)
 
 
-def slow_twin(f: Callable[..., Any], *args: Any, **kw: Any) -> tuple[str, Any] | None:
+def slow_twin(f: Callable[..., Any], *args: Any, seconds: float = TWIN_SECONDS, **kw: Any) -> tuple[str, Any] | None:
     """:func:`outcome` of a twin that may be slow; None when it ran out of time."""
     try:
-        with twin_deadline():
+        with twin_deadline(seconds):
             return outcome(f, *args, **kw)
     except TwinTimeout:
         return None
