@@ -81,3 +81,25 @@ def test_slow_twin_gives_up():
 
     assert ft.slow_twin(spin, seconds=0.2) is None
     assert ft.slow_twin(lambda: 3) == ("ok", 3)
+
+
+# Regressions found by fuzzing.
+
+
+def test_extract_boxed_with_a_lone_surrogate_stays_linear():
+    """boxed fuzzer, timeout: a lone surrogate anywhere in the text sent it to the twin's
+    regex, which backtracks exponentially (this 575-character input: 15 s; one more
+    nesting level doubles it). The native reader now decides it, surrogates kept."""
+    import gaia_fast as gf
+    from gaia_fast.reference import vlm_physics as twin
+
+    data = (CORPUS / "boxed" / "regress-surrogate-regex-backtracking").read_bytes()
+    text = ft.Input(data).field(0)
+    assert ft.has_surrogate(text)
+    with ft.twin_deadline(5.0):  # raises TwinTimeout (a BaseException) if it is slow again
+        for style in ("balanced", "physics", "physics-final"):
+            assert gf.vlm.extract_boxed(text, style) == gf.vlm.extract_boxed(ft.clean(text), style) == []
+    for text in ["\\boxed{a\ud800}", "\\boxed{\ud800 }x\\boxed{\udfff\U000f0000}", "\\boxed{\\boxed{\ud801}}", "\ud800"]:
+        for style in ("balanced", "physics", "physics-final"):
+            assert gf.vlm.extract_boxed(text, style) == twin.extract_boxed(text, style), (text, style)
+    assert gf.vlm.extract_boxed("\\boxed{x\ud800 } \\boxed{\udfff}", "physics") == ["x\ud800", "\udfff"]
