@@ -478,7 +478,7 @@ def target_omni3d(data: bytes) -> None:
 # OlympiadBench
 # ---------------------------------------------------------------------------------------
 
-PRECISIONS = (1e-8, 1e-2, 0.5, 0.0, (1e-8, 0.1), None)
+PRECISIONS = (1e-8, 1e-2, 0.5, 0.0, (1e-8, 0.1), None, math.nan, math.inf, -1.0, (math.nan,))
 OLY_VARIANTS = ("openbmb", "vlmevalkit")
 
 
