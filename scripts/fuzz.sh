@@ -38,6 +38,7 @@ if [ "${FUZZ_BUILD_NATIVE:-0}" = 1 ]; then
     RUSTFLAGS="-Cpasses=sancov-module -Cllvm-args=-sanitizer-coverage-level=4 -Cllvm-args=-sanitizer-coverage-inline-8bit-counters -Cllvm-args=-sanitizer-coverage-pc-table -Cllvm-args=-sanitizer-coverage-trace-compares" \
         cargo build --quiet --release --target x86_64-unknown-linux-gnu -p gaia-fast-py --features pyo3/extension-module \
         || { echo "fuzz: instrumented build failed" >&2; exit 1; }
+    export GAIA_FAST_FUZZ_NATIVE="$PWD/target/fuzz-native/x86_64-unknown-linux-gnu/release/lib_native.so"
 fi
 
 failed=()
