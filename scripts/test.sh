@@ -12,4 +12,5 @@ bash scripts/build_wheel.sh
 GAIA_FAST_WHEEL="$(ls "$PWD"/dist/*.whl)"
 export GAIA_FAST_WHEEL
 cargo test --quiet -p gaia-fast-core
+FUZZ_MERGE=0 bash scripts/fuzz.sh 24  # a short fuzz pass (3 s a target after its corpus)
 python -m pytest -q

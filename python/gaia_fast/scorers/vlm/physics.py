@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import atexit
 import math
+import re
 from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -116,7 +117,30 @@ def extract_boxed(text: str, style: str = "balanced") -> list[str] | None:
     VLMEvalKit's PHYSICS scorer compares (that regex, then its nested-box step), ``None``
     where the reference raises StopIteration (a box holding ``\\boxed{}``).
     """
+    if isinstance(text, str) and not text.isascii() and _SURROGATE.search(text):
+        return _extract_boxed_with_surrogates(text, style)
     return _native.extract_boxed(text, style)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_PLANE15 = re.compile("[\U000f0000-\U000ffffd]")
+
+
+def _extract_boxed_with_surrogates(text: str, style: str) -> list[str] | None:
+    """:func:`extract_boxed` of a text holding lone surrogates, still in linear time.
+
+    The native reader takes UTF-8 only; the Python twin's regex backtracks exponentially
+    (575 characters took 15 s). Each distinct surrogate is swapped for a private-use code
+    point the text does not hold -- to every rule, both are just "some other character"
+    (not a brace, backslash or whitespace) -- and swapped back in the boxes."""
+    used = set(_PLANE15.findall(text))
+    free = (chr(c) for c in range(0xF0000, 0xFFFFE) if chr(c) not in used)
+    forward: dict[int, int] = {}
+    for s in set(_SURROGATE.findall(text)):  # at most 2048 distinct
+        forward[ord(s)] = ord(next(free))
+    back = {v: k for k, v in forward.items()}
+    boxes = _native.extract_boxed(text.translate(forward), style)
+    return None if boxes is None else [b.translate(back) for b in boxes]
 
 
 # ---------------------------------------------------------------------------------------
