@@ -4,7 +4,10 @@
 
 use std::fmt::Write as _;
 
-use crate::text::{find_any_byte, has_any_byte, quote, NumberParse, gaia_norm, gaia_norm_eq, gaia_number, js_normalize_into, py_float, NormRule};
+use crate::text::{
+    find_any_byte, gaia_norm, gaia_norm_eq, gaia_number, has_any_byte, js_normalize_find, js_normalize_into, py_float, quote, NormRule,
+    NumberParse,
+};
 
 /// Which branch of the official scorer decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -332,7 +335,8 @@ pub fn lenient_match_with(prediction: Option<&str>, truth: &str, pbuf: &mut Vec<
     if truth.is_empty() {
         return false;
     }
-    let pred = prediction.unwrap_or("");
+    // A null prediction is the empty text, which every text contains.
+    let Some(pred) = prediction else { return true };
     #[cfg(target_arch = "x86_64")]
     if fits_kernels(pred, truth) {
         // SAFETY: features checked; lengths checked; the truth is not empty.
@@ -340,14 +344,25 @@ pub fn lenient_match_with(prediction: Option<&str>, truth: &str, pbuf: &mut Vec<
             return m;
         }
     }
-    if prediction == Some(truth) {
+    if pred == truth {
         return true; // equal texts normalise equally
     }
-    js_normalize_into(pred, pbuf);
     js_normalize_into(truth, tbuf);
+    if pred.len() > LONG_ANSWER {
+        // Agents' sentences usually state the truth early: search while normalising.
+        if js_normalize_find(pred, tbuf, pbuf) {
+            return true;
+        }
+        // Not contained: only a shorter normal form can still lie inside the truth's.
+        return pbuf.len() < tbuf.len() && contains(tbuf, pbuf);
+    }
+    js_normalize_into(pred, pbuf);
     let (long, short) = if pbuf.len() >= tbuf.len() { (&pbuf[..], &tbuf[..]) } else { (&tbuf[..], &pbuf[..]) };
     contains(long, short)
 }
+
+/// Predictions longer than this (bytes) are searched while they are normalised.
+const LONG_ANSWER: usize = 64;
 
 /// Substring test; short haystacks skip the searcher's set-up cost.
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
@@ -564,6 +579,18 @@ impl Grade {
 /// Order-free list credit: each truth piece is matched to at most one prediction piece
 /// with the official per-piece comparison.
 fn list_credit(pred: &str, truth: &str) -> (f64, Kind, Why) {
+    let n_pred = piece_count(pred);
+    let counts = if n_pred.saturating_mul(piece_count(truth)) > QUADRATIC_LIMIT {
+        list_matches_indexed(pred, n_pred, truth)
+    } else {
+        list_matches_pairwise(pred, n_pred, truth)
+    };
+    credit_from(counts, n_pred)
+}
+
+/// [`list_credit`]'s matching, every truth piece against the unused prediction pieces in
+/// order: (matched, truth pieces).
+fn list_matches_pairwise(pred: &str, n_pred: usize, truth: &str) -> (usize, usize) {
     /// A prediction piece, its number once read, and whether a truth piece took it.
     #[derive(Clone, Copy, Default)]
     struct Slot<'a> {
@@ -572,7 +599,6 @@ fn list_credit(pred: &str, truth: &str) -> (f64, Kind, Why) {
         used: bool,
     }
     const ON_STACK: usize = 16;
-    let n_pred = piece_count(pred);
     let (mut stack, mut heap) = ([Slot::default(); ON_STACK], Vec::new());
     let slots: &mut [Slot] = if n_pred <= ON_STACK {
         &mut stack[..n_pred]
@@ -599,6 +625,15 @@ fn list_credit(pred: &str, truth: &str) -> (f64, Kind, Why) {
             matched += 1;
         }
     }
+    (matched, n_truth)
+}
+
+/// Above this many (prediction piece, truth piece) pairs, list credit indexes the
+/// prediction's pieces instead of comparing every pair.
+const QUADRATIC_LIMIT: usize = 256;
+
+/// Score, kind and reason from `matched` of `n_truth` truth pieces and `n_pred` given.
+fn credit_from((matched, n_truth): (usize, usize), n_pred: usize) -> (f64, Kind, Why) {
     if matched == 0 {
         return (0.0, Kind::Mismatch, Why::Official);
     }
@@ -607,6 +642,63 @@ fn list_credit(pred: &str, truth: &str) -> (f64, Kind, Why) {
     }
     let f1 = 2.0 * matched as f64 / (n_truth + n_pred) as f64;
     (0.5 + 0.3 * f1, Kind::Partial, Why::Partial { matched, truth: n_truth, pred: n_pred })
+}
+
+/// [`list_credit`]'s matching in linear time: (matched, truth pieces). Each truth piece
+/// takes the first unused prediction piece that passes the per-piece comparison, as
+/// there; both comparisons are equality of a key (the number, with `-0.0` read as `0.0`
+/// and NaN equal to nothing; or the normalised text), so each key keeps the indices of
+/// its pieces in order, and the first unused one is the first the pairwise scan would
+/// take. Used indices are skipped when met (each is met at most once per key).
+fn list_matches_indexed(pred: &str, n_pred: usize, truth: &str) -> (usize, usize) {
+    use std::collections::HashMap;
+    /// Indices of the pieces with one key, and how many of them were passed.
+    type Queue = (Vec<usize>, usize);
+    let slots: Vec<&str> = pieces(pred).collect();
+    debug_assert_eq!(slots.len(), n_pred);
+    let rule = NormRule { drop_punct: false, lower: true };
+    let number_key = |v: f64| if v == 0.0 { 0 } else { v.to_bits() };
+    let mut used = vec![false; slots.len()];
+    let (mut by_number, mut by_text): (Option<HashMap<u64, Queue>>, Option<HashMap<String, Queue>>) = (None, None);
+    let (mut matched, mut n_truth) = (0usize, 0usize);
+    for t in pieces(truth) {
+        n_truth += 1;
+        let queue = match py_float(t) {
+            Some(v) if v.is_nan() => None,
+            Some(v) => by_number
+                .get_or_insert_with(|| {
+                    let mut m: HashMap<u64, Queue> = HashMap::new();
+                    for (j, p) in slots.iter().enumerate() {
+                        let pv = gaia_number(p).value;
+                        if !pv.is_nan() {
+                            m.entry(number_key(pv)).or_default().0.push(j);
+                        }
+                    }
+                    m
+                })
+                .get_mut(&number_key(v)),
+            None => by_text
+                .get_or_insert_with(|| {
+                    let mut m: HashMap<String, Queue> = HashMap::new();
+                    for (j, p) in slots.iter().enumerate() {
+                        m.entry(gaia_norm(p, rule)).or_default().0.push(j);
+                    }
+                    m
+                })
+                .get_mut(&gaia_norm(t, rule)),
+        };
+        if let Some((indices, passed)) = queue {
+            while let Some(&j) = indices.get(*passed) {
+                *passed += 1;
+                if !used[j] {
+                    used[j] = true;
+                    matched += 1;
+                    break;
+                }
+            }
+        }
+    }
+    (matched, n_truth)
 }
 
 fn strip_py(s: &str) -> &str {
@@ -825,6 +917,79 @@ mod tests {
             let got = unsafe { crate::text::avx512::official_short(p.as_bytes(), t.as_bytes(), lower) };
             assert_eq!(got.map(|(m, _)| m), Some(want), "{p:?} vs {t:?} (lower {lower})");
         }
+    }
+
+    /// Long predictions (searched while normalised) against normalise-both-then-search:
+    /// the truth early, late, across the search steps' edges, absent, and predictions that
+    /// normalise to less than the truth (and may lie inside it).
+    #[test]
+    fn long_lenient_agrees_with_normalise_then_search() {
+        use crate::text::js_normalize;
+        let words = ["the", "answer", "was", "Pari", "4", "2", "-", "...", "é", "日本", "\u{a0}", "\t", "!!", "x_y", "İ", "New", "York"];
+        let truths = ["Paris", "42", "New York", "the answer is", "x", "a,b", "!", "Zürich", "isParis", "York 42"];
+        let mut rng = Rng::new(0xA076_1D64_78BD_642F);
+        let (mut hits, mut inside, mut total) = (0, 0, 0);
+        let (mut pbuf, mut tbuf) = (Vec::new(), Vec::new());
+        for round in 0..20_000 {
+            let truth = rng.pick(&truths);
+            let mut pred = String::new();
+            let size = 65 + rng.below(if round % 5 == 0 { 3000 } else { 400 });
+            let at = rng.below(size);
+            // Every fifth prediction normalises to a piece of the truth or less.
+            let short = round % 5 == 1;
+            let filler: &[&str] = if short { &["-", "é", "日本", "!!", "\u{2019}"] } else { &words };
+            let mut placed = rng.below(2) == 0; // half of them never state it
+            while pred.len() < size {
+                if !placed && pred.len() >= at && rng.below(3) == 0 {
+                    placed = true;
+                    let piece = if short { &truth[..truth.char_indices().nth(1).map_or(truth.len(), |(i, _)| i)] } else { truth };
+                    pred.push_str(&piece.to_uppercase());
+                }
+                pred.push_str(rng.pick(filler));
+                if !short && rng.below(3) > 0 {
+                    pred.push(' ');
+                }
+            }
+            let (np, nt) = (js_normalize(&pred), js_normalize(truth));
+            let want = np.contains(&nt) || nt.contains(&np);
+            assert_eq!(lenient_match_with(Some(&pred), truth, &mut pbuf, &mut tbuf), want, "{pred:?} vs {truth:?}");
+            // The same texts with the sides swapped (a long truth).
+            assert_eq!(lenient_match(Some(truth), &pred), want, "{truth:?} vs {pred:?}");
+            hits += usize::from(want);
+            inside += usize::from(want && !np.contains(&nt));
+            total += 1;
+        }
+        assert!(hits > total / 4 && hits < total * 9 / 10 && inside > 100, "{hits} of {total} match, {inside} inside the truth");
+    }
+
+    /// The indexed list credit against the pairwise one: duplicates, numbers spelled many
+    /// ways (zero and minus zero, NaN, the +inf stand-in), case and spacing.
+    #[test]
+    fn indexed_list_credit_agrees_with_pairwise() {
+        let items = [
+            "1", "1.0", " 1", "$1", "1%", "0", "-0", "0.0", "nan", "NaN", "inf", "-inf", "x", "X", " x ", "a b", "ab", "", " ", "é",
+            "É", "İ", "i̇", "ΑΣ", "ας", "1e0", "x1",
+        ];
+        let mut rng = Rng::new(0x8BB8_4B93_962E_ACC9);
+        let (mut partial, mut full) = (0, 0);
+        for _ in 0..20_000 {
+            let (np, nt) = (1 + rng.below(40), 1 + rng.below(20));
+            let join = |rng: &mut Rng, n: usize| {
+                (0..n).map(|_| rng.pick(&items)).collect::<Vec<_>>().join(if rng.below(2) == 0 { "," } else { ";" })
+            };
+            let pred = join(&mut rng, np);
+            let truth = join(&mut rng, nt);
+            let n_pred = piece_count(&pred);
+            let want = list_matches_pairwise(&pred, n_pred, &truth);
+            assert_eq!(list_matches_indexed(&pred, n_pred, &truth), want, "{pred:?} vs {truth:?}");
+            partial += usize::from(want.0 > 0 && want.0 < want.1);
+            full += usize::from(want.0 == want.1);
+        }
+        assert!(partial > 5_000 && full > 500, "{partial} partial, {full} full");
+        // Large lists take the indexed path and stay linear: 200,000 pieces a side.
+        let big: String = (0..200_000).map(|i| (i % 1000).to_string()).collect::<Vec<_>>().join(",");
+        let rev: String = (0..200_000).rev().map(|i| (i % 1000).to_string()).collect::<Vec<_>>().join(",");
+        assert_eq!(list_credit(&rev, &big).1, Kind::Reordered);
     }
 
     #[test]
