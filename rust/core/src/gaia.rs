@@ -376,7 +376,7 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
         let first = needle[0];
         return (0..=hay.len() - needle.len()).any(|i| hay[i] == first && &hay[i..i + needle.len()] == needle);
     }
-    memchr::memmem::find(hay, needle).is_some()
+    crate::text::find(hay, needle).is_some()
 }
 
 /// The graded scorer's verdict kinds, best first.

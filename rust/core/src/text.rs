@@ -768,14 +768,13 @@ pub fn js_normalize_find(s: &str, needle: &[u8], out: &mut Vec<u8>) -> bool {
     if needle.is_empty() {
         return true;
     }
-    let finder = memchr::memmem::Finder::new(needle);
     let mut norm = JsNorm::new(s);
     let mut until = 128;
     let mut searched = 0usize;
     loop {
         norm.run(until, out);
         let from = searched.saturating_sub(needle.len() - 1);
-        if finder.find(&out[from..]).is_some() {
+        if find(&out[from..], needle).is_some() {
             return true;
         }
         if norm.pos >= s.len() {
@@ -784,6 +783,21 @@ pub fn js_normalize_find(s: &str, needle: &[u8], out: &mut Vec<u8>) -> bool {
         searched = out.len();
         until = norm.pos * 4;
     }
+}
+
+/// The first index of `needle` in `hay`. Needles of up to 64 bytes (every truth but the
+/// longest) skip the set-up of a general searcher where the CPU allows, which for answers
+/// of a few hundred bytes costs more than the search.
+pub fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() {
+        return Some(0);
+    }
+    #[cfg(target_arch = "x86_64")]
+    if needle.len() <= 64 && avx512::available() {
+        // SAFETY: features and needle length checked.
+        return unsafe { avx512::find(hay, needle) };
+    }
+    memchr::memmem::find(hay, needle)
 }
 
 /// The lenient normalisation of one text, produced in steps; its state is what a
@@ -1334,6 +1348,42 @@ pub(crate) mod avx512 {
         Some((_mm512_maskz_compress_epi8(keep, v), keep.count_ones() as usize))
     }
 
+    /// The first index at which `needle` (1 to 64 bytes) occurs in `hay`, without a
+    /// searcher to build: 64 start positions at a time, those whose first and last bytes
+    /// both fit are checked whole in a register (Muła's filter). At most a compare per
+    /// start position, so linear in the haystack whatever the texts.
+    ///
+    /// # Safety
+    /// The CPU must have the features of [`available`]; `1 <= needle.len() <= 64`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    pub(crate) unsafe fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+        let m = needle.len();
+        debug_assert!((1..=64).contains(&m));
+        let last_start = hay.len().checked_sub(m)?;
+        let (want, in_needle) = unsafe { load(needle) };
+        let (first, last) = (splat(needle[0]), splat(needle[m - 1]));
+        let mut at = 0;
+        while at <= last_start {
+            let lanes = low_bits(last_start - at + 1);
+            // SAFETY: start positions at..=last_start, and their last bytes up to hay.len() - 1.
+            let (heads, tails) = unsafe {
+                (_mm512_maskz_loadu_epi8(lanes, hay.as_ptr().add(at).cast()), _mm512_maskz_loadu_epi8(lanes, hay.as_ptr().add(at + m - 1).cast()))
+            };
+            let mut candidates = _mm512_mask_cmpeq_epi8_mask(lanes, heads, first) & _mm512_cmpeq_epi8_mask(tails, last);
+            while candidates != 0 {
+                let start = at + candidates.trailing_zeros() as usize;
+                // SAFETY: start <= last_start, so start + m <= hay.len().
+                let here = unsafe { _mm512_maskz_loadu_epi8(in_needle, hay.as_ptr().add(start).cast()) };
+                if _mm512_cmpneq_epi8_mask(here, want) == 0 {
+                    return Some(start);
+                }
+                candidates &= candidates - 1;
+            }
+            at += 64;
+        }
+        None
+    }
+
     /// [`super::JsNorm::run`] 64 bytes at a time: an ASCII block is normalised in a
     /// register (as [`normalized`] does, with the whitespace run state carried across
     /// blocks); a block with a non-ASCII byte goes code point by code point to its end.
@@ -1719,6 +1769,34 @@ mod tests {
             assert_eq!((got.value.to_bits(), got.parsed), want, "{s:?}");
         }
         assert!(rejected > 30_000 && read_long > 10_000 && money_read > 2_000, "{rejected} rejected, {read_long} long numbers read, {money_read} with $ % ,");
+    }
+
+    #[test]
+    fn find_agrees_with_a_window_scan() {
+        // Two-letter texts make first/last-byte candidates that fail in the middle common.
+        let mut rng = Rng::new(0x5851_F42D_4C95_7F2D);
+        let mut found = 0;
+        for round in 0..40_000 {
+            let hay: Vec<u8> = (0..rng.below(if round % 10 == 0 { 600 } else { 150 })).map(|_| rng.pick(b"ab")).collect();
+            let m = 1 + rng.below(if round % 3 == 0 { 64 } else { 8 });
+            let needle: Vec<u8> = if rng.below(2) == 0 && hay.len() >= m {
+                let a = rng.below(hay.len() - m + 1);
+                let mut n = hay[a..a + m].to_vec();
+                if rng.below(3) == 0 {
+                    let k = rng.below(m);
+                    n[k] ^= 3; // a near miss
+                }
+                n
+            } else {
+                (0..m).map(|_| rng.pick(b"ab")).collect()
+            };
+            let want = hay.windows(m).position(|w| w == &needle[..]);
+            assert_eq!(find(&hay, &needle), want, "{:?} in {:?}", String::from_utf8_lossy(&needle), String::from_utf8_lossy(&hay));
+            found += usize::from(want.is_some());
+        }
+        assert!(found > 10_000 && found < 35_000, "{found} found");
+        assert_eq!(find(b"", b""), Some(0));
+        assert_eq!(find(b"abc", b"abcd"), None);
     }
 
     /// Whitespace runs that end, start or cross at 64-byte block edges, and blocks with
