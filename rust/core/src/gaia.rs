@@ -580,7 +580,10 @@ impl Grade {
 /// with the official per-piece comparison.
 fn list_credit(pred: &str, truth: &str) -> (f64, Kind, Why) {
     let n_pred = piece_count(pred);
-    let counts = if n_pred.saturating_mul(piece_count(truth)) > QUADRATIC_LIMIT {
+    let n_truth = piece_count(truth);
+    // A few truth pieces cost a few early-exit compares per prediction piece; many of them
+    // against many prediction pieces would cost their product.
+    let counts = if n_truth > FEW_TRUTH_PIECES && n_pred.saturating_mul(n_truth) > QUADRATIC_LIMIT {
         list_matches_indexed(pred, n_pred, truth)
     } else {
         list_matches_pairwise(pred, n_pred, truth)
@@ -628,9 +631,11 @@ fn list_matches_pairwise(pred: &str, n_pred: usize, truth: &str) -> (usize, usiz
     (matched, n_truth)
 }
 
-/// Above this many (prediction piece, truth piece) pairs, list credit indexes the
-/// prediction's pieces instead of comparing every pair.
+/// Above this many (prediction piece, truth piece) pairs, and more than
+/// [`FEW_TRUTH_PIECES`] truth pieces, list credit indexes the prediction's pieces instead
+/// of comparing every pair.
 const QUADRATIC_LIMIT: usize = 256;
+const FEW_TRUTH_PIECES: usize = 4;
 
 /// Score, kind and reason from `matched` of `n_truth` truth pieces and `n_pred` given.
 fn credit_from((matched, n_truth): (usize, usize), n_pred: usize) -> (f64, Kind, Why) {
@@ -658,16 +663,29 @@ fn list_matches_indexed(pred: &str, n_pred: usize, truth: &str) -> (usize, usize
     debug_assert_eq!(slots.len(), n_pred);
     let rule = NormRule { drop_punct: false, lower: true };
     let number_key = |v: f64| if v == 0.0 { 0 } else { v.to_bits() };
+    // Every piece's normal form in one buffer (no allocation per piece), keyed by slices.
+    let normal_forms = |slots: &[&str]| {
+        let mut text = String::new();
+        let mut ends = Vec::with_capacity(slots.len());
+        for p in slots {
+            crate::text::gaia_norm_append(p, rule, &mut text);
+            ends.push(text.len());
+        }
+        (text, ends)
+    };
     let mut used = vec![false; slots.len()];
-    let (mut by_number, mut by_text): (Option<HashMap<u64, Queue>>, Option<HashMap<String, Queue>>) = (None, None);
+    let mut by_number: Option<HashMap<u64, Queue, FastHash>> = None;
+    let texts = std::cell::OnceCell::new();
+    let mut by_text: Option<HashMap<&str, Queue, FastHash>> = None;
     let (mut matched, mut n_truth) = (0usize, 0usize);
+    let mut key = String::new();
     for t in pieces(truth) {
         n_truth += 1;
         let queue = match py_float(t) {
             Some(v) if v.is_nan() => None,
             Some(v) => by_number
                 .get_or_insert_with(|| {
-                    let mut m: HashMap<u64, Queue> = HashMap::new();
+                    let mut m: HashMap<u64, Queue, FastHash> = HashMap::default();
                     for (j, p) in slots.iter().enumerate() {
                         let pv = gaia_number(p).value;
                         if !pv.is_nan() {
@@ -677,15 +695,22 @@ fn list_matches_indexed(pred: &str, n_pred: usize, truth: &str) -> (usize, usize
                     m
                 })
                 .get_mut(&number_key(v)),
-            None => by_text
-                .get_or_insert_with(|| {
-                    let mut m: HashMap<String, Queue> = HashMap::new();
-                    for (j, p) in slots.iter().enumerate() {
-                        m.entry(gaia_norm(p, rule)).or_default().0.push(j);
-                    }
-                    m
-                })
-                .get_mut(&gaia_norm(t, rule)),
+            None => {
+                key.clear();
+                crate::text::gaia_norm_append(t, rule, &mut key);
+                by_text
+                    .get_or_insert_with(|| {
+                        let (text, ends): &(String, Vec<usize>) = texts.get_or_init(|| normal_forms(&slots));
+                        let mut m: HashMap<&str, Queue, FastHash> = HashMap::default();
+                        let mut start = 0;
+                        for (j, &end) in ends.iter().enumerate() {
+                            m.entry(&text[start..end]).or_default().0.push(j);
+                            start = end;
+                        }
+                        m
+                    })
+                    .get_mut(key.as_str())
+            }
         };
         if let Some((indices, passed)) = queue {
             while let Some(&j) = indices.get(*passed) {
@@ -699,6 +724,37 @@ fn list_matches_indexed(pred: &str, n_pred: usize, truth: &str) -> (usize, usize
         }
     }
     (matched, n_truth)
+}
+
+/// A multiply-rotate hasher for the list index (keys are short texts and numbers from
+/// one answer; no untrusted-input flooding concern that SipHash would address here).
+type FastHash = std::hash::BuildHasherDefault<MulHasher>;
+
+#[derive(Default)]
+struct MulHasher(u64);
+
+impl std::hash::Hasher for MulHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.write_u64(u64::from_le_bytes(c.try_into().unwrap_or_default()));
+        }
+        let mut last = [0u8; 8];
+        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        self.write_u64(u64::from_le_bytes(last) ^ (bytes.len() as u64) << 56);
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(u64::from(v));
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
 }
 
 fn strip_py(s: &str) -> &str {

@@ -593,6 +593,15 @@ pub fn gaia_norm(s: &str, rule: NormRule) -> String {
     }
 }
 
+/// Append [`gaia_norm`] of `s` to `out`.
+pub fn gaia_norm_append(s: &str, rule: NormRule, out: &mut String) {
+    if s.is_ascii() {
+        out.extend(s.bytes().filter(|&b| !skip_ascii(b, rule)).map(|b| fold_ascii(b, rule) as char));
+    } else {
+        out.push_str(&gaia_norm(s, rule));
+    }
+}
+
 #[inline]
 fn skip_ascii(b: u8, rule: NormRule) -> bool {
     let class = ASCII[b as usize];
