@@ -649,111 +649,131 @@ fn credit_from((matched, n_truth): (usize, usize), n_pred: usize) -> (f64, Kind,
     (0.5 + 0.3 * f1, Kind::Partial, Why::Partial { matched, truth: n_truth, pred: n_pred })
 }
 
-/// [`list_credit`]'s matching in linear time: (matched, truth pieces). Each truth piece
+/// [`list_credit`]'s matching in O(n log n): (matched, truth pieces). Each truth piece
 /// takes the first unused prediction piece that passes the per-piece comparison, as
 /// there; both comparisons are equality of a key (the number, with `-0.0` read as `0.0`
-/// and NaN equal to nothing; or the normalised text), so each key keeps the indices of
-/// its pieces in order, and the first unused one is the first the pairwise scan would
-/// take. Used indices are skipped when met (each is met at most once per key).
+/// and NaN equal to nothing; or the normalised text), so the pieces sorted by key and
+/// then index put each key's pieces in a group in order, and the group's first unused
+/// one is the first the pairwise scan would take. Used pieces are walked past at most
+/// once per group.
 fn list_matches_indexed(pred: &str, n_pred: usize, truth: &str) -> (usize, usize) {
-    use std::collections::HashMap;
-    /// Indices of the pieces with one key, and how many of them were passed.
-    type Queue = (Vec<usize>, usize);
     let slots: Vec<&str> = pieces(pred).collect();
     debug_assert_eq!(slots.len(), n_pred);
     let rule = NormRule { drop_punct: false, lower: true };
     let number_key = |v: f64| if v == 0.0 { 0 } else { v.to_bits() };
-    // Every piece's normal form in one buffer (no allocation per piece), keyed by slices.
-    let normal_forms = |slots: &[&str]| {
-        let mut text = String::new();
-        let mut ends = Vec::with_capacity(slots.len());
-        for p in slots {
-            crate::text::gaia_norm_append(p, rule, &mut text);
-            ends.push(text.len());
-        }
-        (text, ends)
-    };
     let mut used = vec![false; slots.len()];
-    let mut by_number: Option<HashMap<u64, Queue, FastHash>> = None;
-    let texts = std::cell::OnceCell::new();
-    let mut by_text: Option<HashMap<&str, Queue, FastHash>> = None;
+    // Built on first use: the pieces sorted by key (then index), for a binary search.
+    let mut by_number: Option<SortedKeys<u64>> = None;
+    let mut forms: Option<(String, Vec<(usize, usize)>)> = None;
+    let mut by_text: Option<Vec<usize>> = None;
+    let mut passed_text: Vec<usize> = Vec::new();
     let (mut matched, mut n_truth) = (0usize, 0usize);
     let mut key = String::new();
     for t in pieces(truth) {
         n_truth += 1;
-        let queue = match py_float(t) {
+        let hit = match py_float(t) {
             Some(v) if v.is_nan() => None,
-            Some(v) => by_number
-                .get_or_insert_with(|| {
-                    let mut m: HashMap<u64, Queue, FastHash> = HashMap::default();
-                    for (j, p) in slots.iter().enumerate() {
+            Some(v) => {
+                let index = by_number.get_or_insert_with(|| {
+                    let keyed = slots.iter().enumerate().filter_map(|(j, p)| {
                         let pv = gaia_number(p).value;
-                        if !pv.is_nan() {
-                            m.entry(number_key(pv)).or_default().0.push(j);
-                        }
-                    }
-                    m
-                })
-                .get_mut(&number_key(v)),
+                        (!pv.is_nan()).then(|| (number_key(pv), j))
+                    });
+                    SortedKeys::new(keyed.collect())
+                });
+                index.take(&number_key(v), &mut used)
+            }
             None => {
                 key.clear();
                 crate::text::gaia_norm_append(t, rule, &mut key);
-                by_text
-                    .get_or_insert_with(|| {
-                        let (text, ends): &(String, Vec<usize>) = texts.get_or_init(|| normal_forms(&slots));
-                        let mut m: HashMap<&str, Queue, FastHash> = HashMap::default();
-                        let mut start = 0;
-                        for (j, &end) in ends.iter().enumerate() {
-                            m.entry(&text[start..end]).or_default().0.push(j);
-                            start = end;
+                let (text, spans) = forms.get_or_insert_with(|| {
+                    // Every piece's normal form in one buffer, as spans (no allocation each).
+                    let mut text = String::new();
+                    let spans = slots
+                        .iter()
+                        .map(|p| {
+                            let start = text.len();
+                            crate::text::gaia_norm_append(p, rule, &mut text);
+                            (start, text.len())
+                        })
+                        .collect();
+                    (text, spans)
+                });
+                let form = |j: usize| {
+                    let (a, b) = spans[j];
+                    &text.as_bytes()[a..b]
+                };
+                let order = by_text.get_or_insert_with(|| {
+                    let mut order: Vec<usize> = (0..slots.len()).collect();
+                    order.sort_by(|&a, &b| form(a).cmp(form(b)).then(a.cmp(&b)));
+                    passed_text = (0..order.len()).collect();
+                    order
+                });
+                // The first piece of the group with this form, then past its used pieces.
+                let start = order.partition_point(|&j| form(j) < key.as_bytes());
+                let mut at = start;
+                if at < order.len() && form(order[at]) == key.as_bytes() {
+                    // passed_text[start] is how far this group has been used up.
+                    at = passed_text[start];
+                    let mut found = None;
+                    while at < order.len() && form(order[at]) == key.as_bytes() {
+                        let j = order[at];
+                        at += 1;
+                        if !used[j] {
+                            used[j] = true;
+                            found = Some(j);
+                            break;
                         }
-                        m
-                    })
-                    .get_mut(key.as_str())
-            }
-        };
-        if let Some((indices, passed)) = queue {
-            while let Some(&j) = indices.get(*passed) {
-                *passed += 1;
-                if !used[j] {
-                    used[j] = true;
-                    matched += 1;
-                    break;
+                    }
+                    passed_text[start] = at;
+                    found
+                } else {
+                    None
                 }
             }
-        }
+        };
+        matched += usize::from(hit.is_some());
     }
     (matched, n_truth)
 }
 
-/// A multiply-rotate hasher for the list index (keys are short texts and numbers from
-/// one answer; no untrusted-input flooding concern that SipHash would address here).
-type FastHash = std::hash::BuildHasherDefault<MulHasher>;
+/// Piece indices sorted by a key (ties by index), with how far each key's group has been
+/// used up: the first unused piece with a key is found by a binary search and a short
+/// walk, and every piece is walked past at most once.
+struct SortedKeys<K> {
+    entries: Vec<(K, usize)>,
+    /// At each group's first entry: the next entry of the group not yet passed.
+    passed: Vec<usize>,
+}
 
-#[derive(Default)]
-struct MulHasher(u64);
-
-impl std::hash::Hasher for MulHasher {
-    fn finish(&self) -> u64 {
-        self.0
+impl<K: Ord + Copy> SortedKeys<K> {
+    fn new(mut entries: Vec<(K, usize)>) -> Self {
+        entries.sort_unstable();
+        let passed = (0..entries.len()).collect();
+        SortedKeys { entries, passed }
     }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.write_u64(u64::from_le_bytes(c.try_into().unwrap_or_default()));
+
+    /// Mark and return the first unused piece with key `k`.
+    fn take(&mut self, k: &K, used: &mut [bool]) -> Option<usize> {
+        let start = self.entries.partition_point(|(e, _)| e < k);
+        if self.entries.get(start).is_none_or(|(e, _)| e != k) {
+            return None;
         }
-        let mut last = [0u8; 8];
-        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-        self.write_u64(u64::from_le_bytes(last) ^ (bytes.len() as u64) << 56);
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
-    }
-    fn write_u8(&mut self, v: u8) {
-        self.write_u64(u64::from(v));
-    }
-    fn write_usize(&mut self, v: usize) {
-        self.write_u64(v as u64);
+        let mut at = self.passed[start];
+        let mut found = None;
+        while let Some(&(e, j)) = self.entries.get(at) {
+            if e != *k {
+                break;
+            }
+            at += 1;
+            if !used[j] {
+                used[j] = true;
+                found = Some(j);
+                break;
+            }
+        }
+        self.passed[start] = at;
+        found
     }
 }
 

@@ -780,10 +780,18 @@ pub fn js_normalize_find(s: &str, needle: &[u8], out: &mut Vec<u8>) -> bool {
     let mut norm = JsNorm::new(s);
     let mut until = 128;
     let mut searched = 0usize;
+    // Long needles get one general searcher, built once they can fit.
+    let mut finder = None;
     loop {
         norm.run(until, out);
         let from = searched.saturating_sub(needle.len() - 1);
-        if find(&out[from..], needle).is_some() {
+        let hay = &out[from..];
+        let hit = if needle.len() <= 64 {
+            find(hay, needle).is_some()
+        } else {
+            hay.len() >= needle.len() && finder.get_or_insert_with(|| memchr::memmem::Finder::new(needle)).find(hay).is_some()
+        };
+        if hit {
             return true;
         }
         if norm.pos >= s.len() {
