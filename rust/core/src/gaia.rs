@@ -649,45 +649,49 @@ fn credit_from((matched, n_truth): (usize, usize), n_pred: usize) -> (f64, Kind,
     (0.5 + 0.3 * f1, Kind::Partial, Why::Partial { matched, truth: n_truth, pred: n_pred })
 }
 
-/// [`list_credit`]'s matching in O(n log n): (matched, truth pieces). Each truth piece
+/// [`list_credit`]'s matching in linear time: (matched, truth pieces). Each truth piece
 /// takes the first unused prediction piece that passes the per-piece comparison, as
 /// there; both comparisons are equality of a key (the number, with `-0.0` read as `0.0`
-/// and NaN equal to nothing; or the normalised text), so the pieces sorted by key and
-/// then index put each key's pieces in a group in order, and the group's first unused
-/// one is the first the pairwise scan would take. Used pieces are walked past at most
-/// once per group.
+/// and NaN equal to nothing; or the normalised text), so the pieces with one key, chained
+/// in index order, are taken from the front of their chain, and the chain's first unused
+/// piece is the first the pairwise scan would take. A chain's head moves past used pieces,
+/// so each piece is passed at most once per chain.
 fn list_matches_indexed(pred: &str, n_pred: usize, truth: &str) -> (usize, usize) {
+    use std::collections::HashMap;
     let slots: Vec<&str> = pieces(pred).collect();
     debug_assert_eq!(slots.len(), n_pred);
     let rule = NormRule { drop_punct: false, lower: true };
     let number_key = |v: f64| if v == 0.0 { 0 } else { v.to_bits() };
     let mut used = vec![false; slots.len()];
-    // Built on first use: the pieces sorted by key (then index), for a binary search.
-    let mut by_number: Option<SortedKeys<u64>> = None;
-    let mut forms: Option<(String, Vec<(usize, usize)>)> = None;
-    let mut by_text: Option<Vec<usize>> = None;
-    let mut passed_text: Vec<usize> = Vec::new();
+    // Built on first use: per key the head of its chain; `next_*[j]` the next piece with
+    // piece j's key (NONE at the end).
+    let mut by_number: Option<(HashMap<u64, usize, FastHash>, Vec<usize>)> = None;
+    let forms: std::cell::OnceCell<(String, Vec<(usize, usize)>)> = std::cell::OnceCell::new();
+    let mut by_text: Option<(HashMap<&[u8], usize, FastHash>, Vec<usize>)> = None;
     let (mut matched, mut n_truth) = (0usize, 0usize);
     let mut key = String::new();
     for t in pieces(truth) {
         n_truth += 1;
-        let hit = match py_float(t) {
+        let chain = match py_float(t) {
             Some(v) if v.is_nan() => None,
             Some(v) => {
-                let index = by_number.get_or_insert_with(|| {
-                    let keyed = slots.iter().enumerate().filter_map(|(j, p)| {
-                        let pv = gaia_number(p).value;
-                        (!pv.is_nan()).then(|| (number_key(pv), j))
-                    });
-                    SortedKeys::new(keyed.collect())
+                let (heads, next) = by_number.get_or_insert_with(|| {
+                    let keys: Vec<Option<u64>> = slots
+                        .iter()
+                        .map(|p| {
+                            let pv = gaia_number(p).value;
+                            (!pv.is_nan()).then(|| number_key(pv))
+                        })
+                        .collect();
+                    chains(keys.into_iter())
                 });
-                index.take(&number_key(v), &mut used)
+                heads.get_mut(&number_key(v)).map(|head| (head, &*next))
             }
             None => {
                 key.clear();
                 crate::text::gaia_norm_append(t, rule, &mut key);
-                let (text, spans) = forms.get_or_insert_with(|| {
-                    // Every piece's normal form in one buffer, as spans (no allocation each).
+                // Every piece's normal form in one buffer, as spans (no allocation per piece).
+                let (text, spans) = forms.get_or_init(|| {
                     let mut text = String::new();
                     let spans = slots
                         .iter()
@@ -699,81 +703,72 @@ fn list_matches_indexed(pred: &str, n_pred: usize, truth: &str) -> (usize, usize
                         .collect();
                     (text, spans)
                 });
-                let form = |j: usize| {
-                    let (a, b) = spans[j];
-                    &text.as_bytes()[a..b]
-                };
-                let order = by_text.get_or_insert_with(|| {
-                    let mut order: Vec<usize> = (0..slots.len()).collect();
-                    order.sort_by(|&a, &b| form(a).cmp(form(b)).then(a.cmp(&b)));
-                    passed_text = (0..order.len()).collect();
-                    order
-                });
-                // The first piece of the group with this form, then past its used pieces.
-                let start = order.partition_point(|&j| form(j) < key.as_bytes());
-                let mut at = start;
-                if at < order.len() && form(order[at]) == key.as_bytes() {
-                    // passed_text[start] is how far this group has been used up.
-                    at = passed_text[start];
-                    let mut found = None;
-                    while at < order.len() && form(order[at]) == key.as_bytes() {
-                        let j = order[at];
-                        at += 1;
-                        if !used[j] {
-                            used[j] = true;
-                            found = Some(j);
-                            break;
-                        }
-                    }
-                    passed_text[start] = at;
-                    found
-                } else {
-                    None
-                }
+                let (heads, next) = by_text.get_or_insert_with(|| chains(spans.iter().map(|&(a, b)| Some(&text.as_bytes()[a..b]))));
+                heads.get_mut(key.as_bytes()).map(|head| (head, &*next))
             }
         };
-        matched += usize::from(hit.is_some());
+        if let Some((head, next)) = chain {
+            while *head != NONE {
+                let j = *head;
+                *head = next[j];
+                if !used[j] {
+                    used[j] = true;
+                    matched += 1;
+                    break;
+                }
+            }
+        }
     }
     (matched, n_truth)
 }
 
-/// Piece indices sorted by a key (ties by index), with how far each key's group has been
-/// used up: the first unused piece with a key is found by a binary search and a short
-/// walk, and every piece is walked past at most once.
-struct SortedKeys<K> {
-    entries: Vec<(K, usize)>,
-    /// At each group's first entry: the next entry of the group not yet passed.
-    passed: Vec<usize>,
+const NONE: usize = usize::MAX;
+
+/// Chains of the pieces by key (`None`: the piece has no key): the head of each key's
+/// chain, and each piece's successor with the same key, in index order.
+fn chains<K: std::hash::Hash + Eq>(keys: impl DoubleEndedIterator<Item = Option<K>> + ExactSizeIterator) -> (std::collections::HashMap<K, usize, FastHash>, Vec<usize>) {
+    let mut next = vec![NONE; keys.len()];
+    let mut heads: std::collections::HashMap<K, usize, FastHash> = Default::default();
+    for (j, k) in keys.enumerate().rev() {
+        if let Some(k) = k {
+            let head = heads.entry(k).or_insert(NONE);
+            next[j] = *head;
+            *head = j;
+        }
+    }
+    (heads, next)
 }
 
-impl<K: Ord + Copy> SortedKeys<K> {
-    fn new(mut entries: Vec<(K, usize)>) -> Self {
-        entries.sort_unstable();
-        let passed = (0..entries.len()).collect();
-        SortedKeys { entries, passed }
-    }
+/// A multiply-rotate hasher for the list index: keys are numbers and short texts of one
+/// answer, hashed once each, where SipHash's cost would dominate.
+type FastHash = std::hash::BuildHasherDefault<MulHasher>;
 
-    /// Mark and return the first unused piece with key `k`.
-    fn take(&mut self, k: &K, used: &mut [bool]) -> Option<usize> {
-        let start = self.entries.partition_point(|(e, _)| e < k);
-        if self.entries.get(start).is_none_or(|(e, _)| e != k) {
-            return None;
+#[derive(Default)]
+struct MulHasher(u64);
+
+impl std::hash::Hasher for MulHasher {
+    fn finish(&self) -> u64 {
+        // A final mix, so that the low bits the table indexes with depend on every input bit.
+        let h = self.0;
+        (h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (h >> 32)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.write_u64(u64::from_le_bytes(c.try_into().unwrap_or_default()));
         }
-        let mut at = self.passed[start];
-        let mut found = None;
-        while let Some(&(e, j)) = self.entries.get(at) {
-            if e != *k {
-                break;
-            }
-            at += 1;
-            if !used[j] {
-                used[j] = true;
-                found = Some(j);
-                break;
-            }
-        }
-        self.passed[start] = at;
-        found
+        let mut last = [0u8; 8];
+        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        self.write_u64(u64::from_le_bytes(last) ^ ((bytes.len() as u64) << 56));
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517C_C1B7_2722_0A95);
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(u64::from(v));
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
     }
 }
 
