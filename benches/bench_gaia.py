@@ -17,6 +17,10 @@ Measures, in one run on one synthetic GAIA-like data set:
 * peak memory of ``score_batch`` / ``score_frame`` on a ``--memory-rows`` frame, in fresh
   subprocesses (VmRSS / VmHWM from ``/proc/self/status``).
 
+``--mix realistic`` measures data shaped like real agent runs instead (``realistic_mix.py``:
+long and null predictions, non-ASCII text) and adds a per-length-bucket table and a table
+of ns per byte on adversarial shapes of up to 1 MB.
+
 It checks that native decisions equal the twin's on the sample (and stops if they differ),
 and prints machine facts, a throughput table and a memory table in Markdown. Fast paths
 report the best of ``--reps`` repetitions, and so do the Python loops, taking turns with
@@ -52,6 +56,9 @@ import pyarrow as pa
 import gaia_fast as gf
 from gaia_fast import _native
 from gaia_fast.reference import gaia as twin
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import realistic_mix  # noqa: E402  (the sibling module, also when run from elsewhere)
 
 SCORERS: tuple[str, ...] = ("gaia", "gaia-lenient", "gaia-graded")
 SEED = 20240917
@@ -472,9 +479,21 @@ def worker_batch(data: str, reps: int) -> dict[str, tuple[float, float, float | 
     return {s: dataclasses.astuple(best_of(reps, lambda s=s: gf.score_batch(pred, truth, s))) for s in SCORERS}
 
 
-def worker_write(rows: int, path: str) -> dict[str, float]:
+def make_pairs(mix: str, n: int) -> pl.DataFrame:
+    """``n`` pairs of the ``tidy`` (independent rows) or ``realistic`` mix."""
+    return realistic_mix.realistic_pairs(n) if mix == "realistic" else generate_pairs(n)
+
+
+def make_pooled(mix: str, n: int) -> pl.DataFrame:
+    """The pooled variant of a mix: 50,000 tidy pairs, or 5,000 realistic ones (another seed)."""
+    if mix == "realistic":
+        return realistic_mix.realistic_pairs(n, seed=realistic_mix.SEED + 7, pool_size=5_000)
+    return pooled_pairs(n)
+
+
+def worker_write(rows: int, path: str, mix: str = "tidy") -> dict[str, float]:
     """Generate ``rows`` pairs and write them to the Parquet file ``path``."""
-    timing, frame = timed(lambda: generate_pairs(rows).select("prediction", "truth"))
+    timing, frame = timed(lambda: make_pairs(mix, rows).select("prediction", "truth"))
     frame.write_parquet(path)
     return {"seconds": timing.seconds}
 
@@ -725,10 +744,10 @@ CALLS = {
 }
 
 
-def bench_memory(rows: int, tmp: Path) -> None:
+def bench_memory(rows: int, tmp: Path, mix: str = "tidy") -> None:
     log(f"peak memory: writing {rows:,} rows")
     data = tmp / "memory.parquet"
-    run_worker(["--worker", "write", "--rows", str(rows), "--data", str(data)])
+    run_worker(["--worker", "write", "--rows", str(rows), "--data", str(data), "--mix", mix])
     runs = [(op, scorer, "no decay") for op in ("batch", "frame") for scorer in ("gaia", "gaia-graded")]
     runs += [("frame-select", "gaia", "no decay"), ("batch", "gaia", "default"), ("frame", "gaia", "default")]
     lines: list[list[str]] = []
@@ -782,6 +801,108 @@ def bench_memory(rows: int, tmp: Path) -> None:
     print()
 
 
+def bench_buckets(data: pl.DataFrame, twin_rows: int, reps: int) -> tuple[list[list[str]], dict[str, float]]:
+    """Per length bucket and scorer: the twin (Python loop on a sample of the bucket) and
+    native batch on all cores (every row of the bucket), taking turns. Returns the table
+    rows and, per scorer, the native seconds per byte of the short-ASCII bucket."""
+    frame = data.with_columns(bucket=realistic_mix.length_bucket())
+    total_rows = frame.height
+    rows: list[list[str]] = []
+    short_ascii: dict[str, float] = {}
+    for scorer in SCORERS:
+        twin_fn, _ = scalar_fns(scorer)
+        whole: float | None = None
+        parts: list[tuple[str, int, float, float, int]] = []
+        for bucket in realistic_mix.buckets_present(frame):
+            sub = frame.filter(pl.col("bucket") == bucket).select("prediction", "truth").rechunk()
+            n = sub.height
+            nbytes = int(sub.select(pl.col("prediction").str.len_bytes().fill_null(0).sum() + pl.col("truth").str.len_bytes().sum()).item())
+            sample = sub.head(max(2_000, twin_rows // 8))
+            sp, st = sample["prediction"].to_list(), sample["truth"].to_list()
+            log(f"{scorer}: bucket {bucket!r} ({n:,} rows)")
+            (twin_t, _), (batch_t, _) = interleaved_best(
+                reps,
+                [
+                    lambda: [twin_fn(p, t) for p, t in zip(sp, st)],
+                    lambda: gf.score_batch(sub["prediction"], sub["truth"], scorer),
+                ],
+            )
+            parts.append((bucket, n, twin_t.seconds / len(sp), batch_t.seconds, nbytes))
+            if bucket == realistic_mix.BUCKETS[1]:
+                short_ascii[scorer] = batch_t.seconds / max(nbytes, 1)
+        # The mix as a whole from its buckets: time = sum of the parts (same rows).
+        native_total = sum(b for _, _, _, b, _ in parts)
+        twin_total = sum(per_row * n for _, n, per_row, _, _ in parts)
+        for bucket, n, per_row, batch_s, nbytes in parts:
+            rows.append(
+                [
+                    scorer,
+                    bucket,
+                    f"{n / total_rows:.1%}",
+                    rate(1, per_row),
+                    rate(n, batch_s),
+                    f"{per_row * n / batch_s:,.0f}×",
+                    f"{batch_s / native_total:.0%}",
+                    f"{batch_s / max(nbytes, 1) * 1e9:.2f}",
+                ]
+            )
+        whole = twin_total / native_total
+        rows.append([scorer, "**whole mix (sum of buckets)**", "100%", rate(total_rows, twin_total), rate(total_rows, native_total), f"**{whole:,.0f}×**", "100%", ""])
+    return rows, short_ascii
+
+
+def adversarial_shapes(size: int) -> list[tuple[str, str | None, str]]:
+    """(name, prediction, truth) of about ``size`` bytes per long side, shaped to defeat
+    early exits: long numbers, all-whitespace and all-punctuation texts, Unicode of every
+    width, long lists on both sides, the truth at the very end, near-identical long texts."""
+    words = "the answer is not known to me after searching many sources ".split()
+    sentence = " ".join(words[i % len(words)] for i in range(size // 4))[:size]
+    greek = ("ΑΣ ΣΑΣ Σ'Α ςσ ὈΔΥΣΣΕΎΣ " * (size // 40 + 1))[: size // 2]
+    cjk = ("答案是巴黎。" * (size // 18 + 1))[: size // 3]
+    mixed = ("Zürich — naïve café “x” 東京 \u00a0 İ \u212a 1٢3 " * (size // 60 + 1))[: size // 2]
+    digits = "1" * size
+    commas = ",".join(["x"] * (size // 2))
+    numbers = ",".join(str(i % 997) for i in range(size // 4))[:size].rstrip(",")
+    return [
+        ("ASCII sentence vs name", sentence, "Paris"),
+        ("ASCII sentence vs number", sentence, "42"),
+        ("ASCII sentence, truth at the end", sentence + " Paris", "Paris"),
+        ("digits vs number (a number of `size` digits)", digits, "1" * 20),
+        ("digits with $ and , vs number", "$" + ",".join(["111"] * (size // 4)), "111"),
+        ("whitespace only vs name", " \t" * (size // 2), "Paris"),
+        ("punctuation only vs name", "-!." * (size // 3), "Paris"),
+        ("Greek with Σ (final sigma) vs Greek", greek, "ΑΣ"),
+        ("CJK vs name", cjk, "巴黎"),
+        ("mixed Unicode vs name", mixed, "Zürich"),
+        ("list of 1-byte pieces vs 3-piece list", commas, "x, y, z"),
+        ("long list vs the same list reversed", numbers, ",".join(reversed(numbers.split(",")))),
+        ("same long text both sides", sentence, sentence),
+        ("long texts differing in the last byte", sentence + "a", sentence + "b"),
+        ("null prediction vs long truth", None, sentence),
+    ]
+
+
+def bench_shapes(sizes: Sequence[int], reps: int, short_ascii: dict[str, float]) -> list[list[str]]:
+    """Native batch (all cores) seconds per input byte on adversarial shapes, as a multiple
+    of the short-ASCII bucket's (the per-byte target is at most 5×)."""
+    rows: list[list[str]] = []
+    for size in sizes:
+        for name, pred, truth in adversarial_shapes(size):
+            nbytes_row = len((pred or "").encode()) + len(truth.encode())
+            copies = max(1, (4 << 20) // nbytes_row)
+            preds = pa.array([pred] * copies, pa.string())
+            truths = pa.array([truth] * copies, pa.string())
+            cells = [f"{size:,} B", name]
+            for scorer in SCORERS:
+                t = best_of(reps, lambda scorer=scorer: gf.score_batch(preds, truths, scorer))
+                per_byte = t.seconds / (copies * nbytes_row)
+                base = short_ascii.get(scorer)
+                cells.append(f"{per_byte * 1e9:.2f} ns ({per_byte / base:.1f}×)" if base else f"{per_byte * 1e9:.2f} ns")
+            rows.append(cells)
+            log(f"shapes: {size:,} B {name}")
+    return rows
+
+
 FULL_DEFAULTS = {"rows": 5_000_000, "twin_rows": 200_000, "memory_rows": 10_000_000, "reps": 3}
 QUICK_DEFAULTS = {"rows": 200_000, "twin_rows": 10_000, "memory_rows": 1_000_000, "reps": 2}
 
@@ -794,6 +915,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--reps", type=int, help="repetitions for the fast paths, best reported (default 3)")
     ap.add_argument("--quick", action="store_true", help="smoke run (<60 s): defaults 200,000 / 10,000 / 1,000,000 / 2")
     ap.add_argument("--no-memory", action="store_true", help="skip the peak-memory subprocesses")
+    ap.add_argument(
+        "--mix", choices=("tidy", "realistic"), default="tidy",
+        help="tidy: short independent GAIA-like answers (default); realistic: the shape of real agent runs "
+        "(long and null predictions), with per-length-bucket and adversarial per-byte tables",
+    )
+    ap.add_argument("--no-shapes", action="store_true", help="realistic mix: skip the adversarial per-byte table")
+    ap.add_argument(
+        "--shape-sizes", default="1024,65536,1048576",
+        help="realistic mix: comma-separated long-side sizes in bytes for the per-byte table (default 1 KB, 64 KB, 1 MB)",
+    )
     ap.add_argument(
         "--wait-idle", type=float, default=0.0, metavar="S",
         help="first wait up to S seconds for other processes to use <10%% of the CPU",
@@ -808,7 +939,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.reps = args.reps or FULL_DEFAULTS["reps"]
         result = {
             "batch": lambda: worker_batch(args.data, args.reps),
-            "write": lambda: worker_write(args.rows, args.data),
+            "write": lambda: worker_write(args.rows, args.data, args.mix),
             "memory": lambda: worker_memory(args.data, args.scorer, args.op),
         }[args.worker]()
         print(json.dumps(result))
@@ -828,11 +959,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(f"- command: python {' '.join([sys.argv[0], *(argv if argv is not None else sys.argv[1:])])}\n")
 
     log(f"generating {args.rows:,} pairs")
-    gen_s, data = timed(lambda: generate_pairs(args.rows))
-    pool_s, pooled = timed(lambda: pooled_pairs(args.rows))
-    print(f"Data (seed {SEED}):")
-    print(describe(data, f"distinct (main data set): each row generated independently, vectorised, in {gen_s.seconds:.1f} s"))
-    print(describe(pooled, f"pooled: {POOL_SIZE:,} generated pairs resampled with numpy indices, in {pool_s.seconds:.1f} s"))
+    gen_s, data = timed(lambda: make_pairs(args.mix, args.rows))
+    pool_s, pooled = timed(lambda: make_pooled(args.mix, args.rows))
+    if args.mix == "realistic":
+        print(f"Data: realistic mix (seed {realistic_mix.SEED}), `benches/realistic_mix.py`:")
+        print(describe(data, f"main data set: {realistic_mix.POOL_SIZE:,} generated pairs resampled with numpy indices, in {gen_s.seconds:.1f} s"))
+        print(describe(pooled, f"pooled: 5,000 generated pairs (another seed) resampled, in {pool_s.seconds:.1f} s"))
+        st = realistic_mix.shape_stats(data)
+        print(
+            f"- shape: {st['null']:.1%} null predictions, {st['non_ascii']:.1%} with non-ASCII, {st['long']:.1%} longer than 64 bytes; "
+            f"prediction chars median {st['pred_median']:.0f}, p90 {st['pred_p90']:.0f}, p99 {st['pred_p99']:.0f}, max {st['pred_max']:.0f}; "
+            f"truth chars median {st['truth_median']:.0f}, p90 {st['truth_p90']:.0f}, max {st['truth_max']:.0f}"
+        )
+    else:
+        print(f"Data (seed {SEED}):")
+        print(describe(data, f"distinct (main data set): each row generated independently, vectorised, in {gen_s.seconds:.1f} s"))
+        print(describe(pooled, f"pooled: {POOL_SIZE:,} generated pairs resampled with numpy indices, in {pool_s.seconds:.1f} s"))
     print()
 
     with tempfile.TemporaryDirectory(prefix="gaia-bench-") as tmp_name:
@@ -868,9 +1010,31 @@ def main(argv: Sequence[str] | None = None) -> None:
             "llrrrrrr",
             [row.cells() for row in table],
         )
+        if args.mix == "realistic":
+            bucket_rows, short_ascii = bench_buckets(data, args.twin_rows, args.reps)
+            print(
+                "Per length bucket (realistic mix): the bucket's share of rows; the twin in a Python loop on a sample "
+                "of the bucket and native batch on all cores on all its rows, taking turns, best of "
+                f"{args.reps}; × twin = the ratio of the two; share of native time; native ns per input byte "
+                "(prediction + truth). The whole-mix line adds the buckets up.\n"
+            )
+            print_table(
+                ["scorer", "bucket", "rows", "twin pairs/s", "native pairs/s", "× twin", "native time", "native ns/byte"],
+                "llrrrrrr",
+                bucket_rows,
+            )
+            if not args.no_shapes:
+                sizes = [int(x) for x in args.shape_sizes.split(",") if x.strip()]
+                shape_rows = bench_shapes(sizes, args.reps, short_ascii)
+                print(
+                    "Adversarial shapes: native batch on all cores, about 4 MiB of input per call, best of "
+                    f"{args.reps}; ns per input byte and, in brackets, that as a multiple of the short-ASCII bucket's "
+                    "ns per byte for the same scorer (target: at most 5×).\n"
+                )
+                print_table(["long side", "shape", *SCORERS], "ll" + "r" * len(SCORERS), shape_rows)
         del data, pooled
         if not args.no_memory:
-            bench_memory(args.memory_rows, tmp)
+            bench_memory(args.memory_rows, tmp, args.mix)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"Load average at end (1/5/15 min): {load}; total {time.perf_counter() - t_start:.0f} s")
 

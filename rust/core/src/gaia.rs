@@ -4,7 +4,10 @@
 
 use std::fmt::Write as _;
 
-use crate::text::{find_any_byte, has_any_byte, quote, NumberParse, gaia_norm, gaia_norm_eq, gaia_number, js_normalize_into, py_float, NormRule};
+use crate::text::{
+    find_any_byte, gaia_norm, gaia_norm_eq, gaia_number, has_any_byte, js_normalize_find, js_normalize_into, py_float, quote, NormRule,
+    NumberParse,
+};
 
 /// Which branch of the official scorer decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -332,7 +335,8 @@ pub fn lenient_match_with(prediction: Option<&str>, truth: &str, pbuf: &mut Vec<
     if truth.is_empty() {
         return false;
     }
-    let pred = prediction.unwrap_or("");
+    // A null prediction is the empty text, which every text contains.
+    let Some(pred) = prediction else { return true };
     #[cfg(target_arch = "x86_64")]
     if fits_kernels(pred, truth) {
         // SAFETY: features checked; lengths checked; the truth is not empty.
@@ -340,14 +344,25 @@ pub fn lenient_match_with(prediction: Option<&str>, truth: &str, pbuf: &mut Vec<
             return m;
         }
     }
-    if prediction == Some(truth) {
+    if pred == truth {
         return true; // equal texts normalise equally
     }
-    js_normalize_into(pred, pbuf);
     js_normalize_into(truth, tbuf);
+    if pred.len() > LONG_ANSWER {
+        // Agents' sentences usually state the truth early: search while normalising.
+        if js_normalize_find(pred, tbuf, pbuf) {
+            return true;
+        }
+        // Not contained: only a shorter normal form can still lie inside the truth's.
+        return pbuf.len() < tbuf.len() && contains(tbuf, pbuf);
+    }
+    js_normalize_into(pred, pbuf);
     let (long, short) = if pbuf.len() >= tbuf.len() { (&pbuf[..], &tbuf[..]) } else { (&tbuf[..], &pbuf[..]) };
     contains(long, short)
 }
+
+/// Predictions longer than this (bytes) are searched while they are normalised.
+const LONG_ANSWER: usize = 64;
 
 /// Substring test; short haystacks skip the searcher's set-up cost.
 fn contains(hay: &[u8], needle: &[u8]) -> bool {
@@ -361,7 +376,7 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
         let first = needle[0];
         return (0..=hay.len() - needle.len()).any(|i| hay[i] == first && &hay[i..i + needle.len()] == needle);
     }
-    memchr::memmem::find(hay, needle).is_some()
+    crate::text::find(hay, needle).is_some()
 }
 
 /// The graded scorer's verdict kinds, best first.
@@ -564,6 +579,21 @@ impl Grade {
 /// Order-free list credit: each truth piece is matched to at most one prediction piece
 /// with the official per-piece comparison.
 fn list_credit(pred: &str, truth: &str) -> (f64, Kind, Why) {
+    let n_pred = piece_count(pred);
+    let n_truth = piece_count(truth);
+    // A few truth pieces cost a few early-exit compares per prediction piece; many of them
+    // against many prediction pieces would cost their product.
+    let counts = if n_truth > FEW_TRUTH_PIECES && n_pred.saturating_mul(n_truth) > QUADRATIC_LIMIT {
+        list_matches_indexed(pred, n_pred, truth)
+    } else {
+        list_matches_pairwise(pred, n_pred, truth)
+    };
+    credit_from(counts, n_pred)
+}
+
+/// [`list_credit`]'s matching, every truth piece against the unused prediction pieces in
+/// order: (matched, truth pieces).
+fn list_matches_pairwise(pred: &str, n_pred: usize, truth: &str) -> (usize, usize) {
     /// A prediction piece, its number once read, and whether a truth piece took it.
     #[derive(Clone, Copy, Default)]
     struct Slot<'a> {
@@ -572,7 +602,6 @@ fn list_credit(pred: &str, truth: &str) -> (f64, Kind, Why) {
         used: bool,
     }
     const ON_STACK: usize = 16;
-    let n_pred = piece_count(pred);
     let (mut stack, mut heap) = ([Slot::default(); ON_STACK], Vec::new());
     let slots: &mut [Slot] = if n_pred <= ON_STACK {
         &mut stack[..n_pred]
@@ -599,6 +628,17 @@ fn list_credit(pred: &str, truth: &str) -> (f64, Kind, Why) {
             matched += 1;
         }
     }
+    (matched, n_truth)
+}
+
+/// Above this many (prediction piece, truth piece) pairs, and more than
+/// [`FEW_TRUTH_PIECES`] truth pieces, list credit indexes the prediction's pieces instead
+/// of comparing every pair.
+const QUADRATIC_LIMIT: usize = 256;
+const FEW_TRUTH_PIECES: usize = 4;
+
+/// Score, kind and reason from `matched` of `n_truth` truth pieces and `n_pred` given.
+fn credit_from((matched, n_truth): (usize, usize), n_pred: usize) -> (f64, Kind, Why) {
     if matched == 0 {
         return (0.0, Kind::Mismatch, Why::Official);
     }
@@ -607,6 +647,129 @@ fn list_credit(pred: &str, truth: &str) -> (f64, Kind, Why) {
     }
     let f1 = 2.0 * matched as f64 / (n_truth + n_pred) as f64;
     (0.5 + 0.3 * f1, Kind::Partial, Why::Partial { matched, truth: n_truth, pred: n_pred })
+}
+
+/// [`list_credit`]'s matching in linear time: (matched, truth pieces). Each truth piece
+/// takes the first unused prediction piece that passes the per-piece comparison, as
+/// there; both comparisons are equality of a key (the number, with `-0.0` read as `0.0`
+/// and NaN equal to nothing; or the normalised text), so the pieces with one key, chained
+/// in index order, are taken from the front of their chain, and the chain's first unused
+/// piece is the first the pairwise scan would take. A chain's head moves past used pieces,
+/// so each piece is passed at most once per chain.
+fn list_matches_indexed(pred: &str, n_pred: usize, truth: &str) -> (usize, usize) {
+    use std::collections::HashMap;
+    let slots: Vec<&str> = pieces(pred).collect();
+    debug_assert_eq!(slots.len(), n_pred);
+    let rule = NormRule { drop_punct: false, lower: true };
+    let number_key = |v: f64| if v == 0.0 { 0 } else { v.to_bits() };
+    let mut used = vec![false; slots.len()];
+    // Built on first use: per key the head of its chain; `next_*[j]` the next piece with
+    // piece j's key (NONE at the end).
+    let mut by_number: Option<(HashMap<u64, usize, FastHash>, Vec<usize>)> = None;
+    let forms: std::cell::OnceCell<(String, Vec<(usize, usize)>)> = std::cell::OnceCell::new();
+    let mut by_text: Option<(HashMap<&[u8], usize, FastHash>, Vec<usize>)> = None;
+    let (mut matched, mut n_truth) = (0usize, 0usize);
+    let mut key = String::new();
+    for t in pieces(truth) {
+        n_truth += 1;
+        let chain = match py_float(t) {
+            Some(v) if v.is_nan() => None,
+            Some(v) => {
+                let (heads, next) = by_number.get_or_insert_with(|| {
+                    let keys: Vec<Option<u64>> = slots
+                        .iter()
+                        .map(|p| {
+                            let pv = gaia_number(p).value;
+                            (!pv.is_nan()).then(|| number_key(pv))
+                        })
+                        .collect();
+                    chains(keys.into_iter())
+                });
+                heads.get_mut(&number_key(v)).map(|head| (head, &*next))
+            }
+            None => {
+                key.clear();
+                crate::text::gaia_norm_append(t, rule, &mut key);
+                // Every piece's normal form in one buffer, as spans (no allocation per piece).
+                let (text, spans) = forms.get_or_init(|| {
+                    let mut text = String::new();
+                    let spans = slots
+                        .iter()
+                        .map(|p| {
+                            let start = text.len();
+                            crate::text::gaia_norm_append(p, rule, &mut text);
+                            (start, text.len())
+                        })
+                        .collect();
+                    (text, spans)
+                });
+                let (heads, next) = by_text.get_or_insert_with(|| chains(spans.iter().map(|&(a, b)| Some(&text.as_bytes()[a..b]))));
+                heads.get_mut(key.as_bytes()).map(|head| (head, &*next))
+            }
+        };
+        if let Some((head, next)) = chain {
+            while *head != NONE {
+                let j = *head;
+                *head = next[j];
+                if !used[j] {
+                    used[j] = true;
+                    matched += 1;
+                    break;
+                }
+            }
+        }
+    }
+    (matched, n_truth)
+}
+
+const NONE: usize = usize::MAX;
+
+/// Chains of the pieces by key (`None`: the piece has no key): the head of each key's
+/// chain, and each piece's successor with the same key, in index order.
+fn chains<K: std::hash::Hash + Eq>(keys: impl DoubleEndedIterator<Item = Option<K>> + ExactSizeIterator) -> (std::collections::HashMap<K, usize, FastHash>, Vec<usize>) {
+    let mut next = vec![NONE; keys.len()];
+    let mut heads: std::collections::HashMap<K, usize, FastHash> = Default::default();
+    for (j, k) in keys.enumerate().rev() {
+        if let Some(k) = k {
+            let head = heads.entry(k).or_insert(NONE);
+            next[j] = *head;
+            *head = j;
+        }
+    }
+    (heads, next)
+}
+
+/// A multiply-rotate hasher for the list index: keys are numbers and short texts of one
+/// answer, hashed once each, where SipHash's cost would dominate.
+type FastHash = std::hash::BuildHasherDefault<MulHasher>;
+
+#[derive(Default)]
+struct MulHasher(u64);
+
+impl std::hash::Hasher for MulHasher {
+    fn finish(&self) -> u64 {
+        // A final mix, so that the low bits the table indexes with depend on every input bit.
+        let h = self.0;
+        (h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (h >> 32)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.write_u64(u64::from_le_bytes(c.try_into().unwrap_or_default()));
+        }
+        let mut last = [0u8; 8];
+        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        self.write_u64(u64::from_le_bytes(last) ^ ((bytes.len() as u64) << 56));
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517C_C1B7_2722_0A95);
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(u64::from(v));
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
 }
 
 fn strip_py(s: &str) -> &str {
@@ -825,6 +988,79 @@ mod tests {
             let got = unsafe { crate::text::avx512::official_short(p.as_bytes(), t.as_bytes(), lower) };
             assert_eq!(got.map(|(m, _)| m), Some(want), "{p:?} vs {t:?} (lower {lower})");
         }
+    }
+
+    /// Long predictions (searched while normalised) against normalise-both-then-search:
+    /// the truth early, late, across the search steps' edges, absent, and predictions that
+    /// normalise to less than the truth (and may lie inside it).
+    #[test]
+    fn long_lenient_agrees_with_normalise_then_search() {
+        use crate::text::js_normalize;
+        let words = ["the", "answer", "was", "Pari", "4", "2", "-", "...", "é", "日本", "\u{a0}", "\t", "!!", "x_y", "İ", "New", "York"];
+        let truths = ["Paris", "42", "New York", "the answer is", "x", "a,b", "!", "Zürich", "isParis", "York 42"];
+        let mut rng = Rng::new(0xA076_1D64_78BD_642F);
+        let (mut hits, mut inside, mut total) = (0, 0, 0);
+        let (mut pbuf, mut tbuf) = (Vec::new(), Vec::new());
+        for round in 0..20_000 {
+            let truth = rng.pick(&truths);
+            let mut pred = String::new();
+            let size = 65 + rng.below(if round % 5 == 0 { 3000 } else { 400 });
+            let at = rng.below(size);
+            // Every fifth prediction normalises to a piece of the truth or less.
+            let short = round % 5 == 1;
+            let filler: &[&str] = if short { &["-", "é", "日本", "!!", "\u{2019}"] } else { &words };
+            let mut placed = rng.below(2) == 0; // half of them never state it
+            while pred.len() < size {
+                if !placed && pred.len() >= at && rng.below(3) == 0 {
+                    placed = true;
+                    let piece = if short { &truth[..truth.char_indices().nth(1).map_or(truth.len(), |(i, _)| i)] } else { truth };
+                    pred.push_str(&piece.to_uppercase());
+                }
+                pred.push_str(rng.pick(filler));
+                if !short && rng.below(3) > 0 {
+                    pred.push(' ');
+                }
+            }
+            let (np, nt) = (js_normalize(&pred), js_normalize(truth));
+            let want = np.contains(&nt) || nt.contains(&np);
+            assert_eq!(lenient_match_with(Some(&pred), truth, &mut pbuf, &mut tbuf), want, "{pred:?} vs {truth:?}");
+            // The same texts with the sides swapped (a long truth).
+            assert_eq!(lenient_match(Some(truth), &pred), want, "{truth:?} vs {pred:?}");
+            hits += usize::from(want);
+            inside += usize::from(want && !np.contains(&nt));
+            total += 1;
+        }
+        assert!(hits > total / 4 && hits < total * 9 / 10 && inside > 100, "{hits} of {total} match, {inside} inside the truth");
+    }
+
+    /// The indexed list credit against the pairwise one: duplicates, numbers spelled many
+    /// ways (zero and minus zero, NaN, the +inf stand-in), case and spacing.
+    #[test]
+    fn indexed_list_credit_agrees_with_pairwise() {
+        let items = [
+            "1", "1.0", " 1", "$1", "1%", "0", "-0", "0.0", "nan", "NaN", "inf", "-inf", "x", "X", " x ", "a b", "ab", "", " ", "é",
+            "É", "İ", "i̇", "ΑΣ", "ας", "1e0", "x1",
+        ];
+        let mut rng = Rng::new(0x8BB8_4B93_962E_ACC9);
+        let (mut partial, mut full) = (0, 0);
+        for _ in 0..20_000 {
+            let (np, nt) = (1 + rng.below(40), 1 + rng.below(20));
+            let join = |rng: &mut Rng, n: usize| {
+                (0..n).map(|_| rng.pick(&items)).collect::<Vec<_>>().join(if rng.below(2) == 0 { "," } else { ";" })
+            };
+            let pred = join(&mut rng, np);
+            let truth = join(&mut rng, nt);
+            let n_pred = piece_count(&pred);
+            let want = list_matches_pairwise(&pred, n_pred, &truth);
+            assert_eq!(list_matches_indexed(&pred, n_pred, &truth), want, "{pred:?} vs {truth:?}");
+            partial += usize::from(want.0 > 0 && want.0 < want.1);
+            full += usize::from(want.0 == want.1);
+        }
+        assert!(partial > 5_000 && full > 500, "{partial} partial, {full} full");
+        // Large lists take the indexed path and stay linear: 200,000 pieces a side.
+        let big: String = (0..200_000).map(|i| (i % 1000).to_string()).collect::<Vec<_>>().join(",");
+        let rev: String = (0..200_000).rev().map(|i| (i % 1000).to_string()).collect::<Vec<_>>().join(",");
+        assert_eq!(list_credit(&rev, &big).1, Kind::Reordered);
     }
 
     #[test]

@@ -306,9 +306,14 @@ pub fn py_float(s: &str) -> Option<f64> {
     if let Some(v) = parse_ascii_float(b) {
         return Some(v);
     }
-    if !has_high_byte(s.as_bytes()) {
+    if !has_high_byte(s.as_bytes()) || (s.len() > LONG_TEXT && surely_not_float(s, false)) {
         return None;
     }
+    py_float_mapped(s)
+}
+
+/// `float()` of a text with non-ASCII code points.
+fn py_float_mapped(s: &str) -> Option<f64> {
     // float() first maps Unicode whitespace to ' ' and Nd digits to ASCII; any other
     // non-ASCII code point makes it fail. The mapped text is never longer than `s`.
     let mut stack = [0u8; 64];
@@ -473,10 +478,59 @@ fn digit_run(b: &[u8], i: &mut usize, acc: &mut u64, underscores: &mut bool) -> 
     }
 }
 
+/// ASCII bytes that can appear in a text `float()` reads: digits, `. + - _`, the letters
+/// of `e`, `inf`, `infinity` and `nan` in either case, and the whitespace it trims.
+static FLOAT_TEXT: [bool; 128] = {
+    let classes = ascii_classes();
+    let mut t = [false; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = (b as u8).to_ascii_lowercase();
+        t[b] = classes[b] & FLOAT_WS != 0
+            || c.is_ascii_digit()
+            || matches!(c, b'.' | b'+' | b'-' | b'_' | b'e' | b'i' | b'n' | b'f' | b't' | b'y' | b'a');
+        b += 1;
+    }
+    t
+};
+
+/// Is `float(s)` certain to fail (with every `$ % ,` deleted first when `money`)? True on
+/// the first code point no float text holds: an ASCII byte outside [`FLOAT_TEXT`], or a
+/// non-ASCII code point that is neither whitespace nor a decimal digit (the only ones
+/// `float()` maps to ASCII). Stops there, so a sentence is settled by its first letters
+/// whatever its length; false means only that the full parse must decide.
+pub fn surely_not_float(s: &str, money: bool) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c < 128 {
+            if !FLOAT_TEXT[c as usize] && !(money && matches!(c, b'$' | b'%' | b',')) {
+                return true;
+            }
+            i += 1;
+        } else {
+            // SAFETY: `i` is at a char boundary: it only ever advances by whole chars.
+            let ch = unsafe { s.get_unchecked(i..) }.chars().next().unwrap_or_default();
+            if !is_py_space(ch) && digit_value(ch).is_none() {
+                return true;
+            }
+            i += ch.len_utf8();
+        }
+    }
+    false
+}
+
+/// Texts longer than this are checked with [`surely_not_float`] before a full parse (or
+/// the copy that deletes `$ % ,`); shorter ones are parsed at once, which costs less.
+const LONG_TEXT: usize = 64;
+
 /// The GAIA scorer's number normalisation: delete every `$`, `%` and `,`, then `float()`;
 /// a string that does not parse becomes +inf (the reference's choice, kept on purpose).
 pub fn gaia_number(s: &str) -> NumberParse {
     let bytes = s.as_bytes();
+    if bytes.len() > LONG_TEXT && surely_not_float(s, true) {
+        return NumberParse { value: f64::INFINITY, parsed: false };
+    }
     let parsed = if !has_any_byte(bytes, b"$%,") {
         py_float(s)
     } else if s.is_ascii() && bytes.len() <= 64 {
@@ -536,6 +590,15 @@ pub fn gaia_norm(s: &str, rule: NormRule) -> String {
         out
     } else {
         lowered
+    }
+}
+
+/// Append [`gaia_norm`] of `s` to `out`.
+pub fn gaia_norm_append(s: &str, rule: NormRule, out: &mut String) {
+    if s.is_ascii() {
+        out.extend(s.bytes().filter(|&b| !skip_ascii(b, rule)).map(|b| fold_ascii(b, rule) as char));
+    } else {
+        out.push_str(&gaia_norm(s, rule));
     }
 }
 
@@ -690,43 +753,130 @@ pub fn quote(s: &str) -> String {
 pub fn js_normalize_into(s: &str, out: &mut Vec<u8>) {
     out.clear();
     out.reserve(s.len()); // never longer than the input
+    #[cfg(target_arch = "x86_64")]
+    if s.len() > LONG_TEXT && avx512::available() {
+        // SAFETY: the CPU has the features; `out` has room for the whole text.
+        return unsafe { avx512::js_norm_run(&mut JsNorm::new(s), s.len(), out) };
+    }
     if js_normalize_ascii(s.as_bytes(), out) {
         return;
     }
     out.clear();
-    let bytes = s.as_bytes();
-    let mut seen_text = false;
-    let mut pending_space = false;
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        let (space, mapped) = if b < 128 {
-            i += 1;
-            let class = ASCII[b as usize];
-            (class & JS_WS != 0, (class & JS_WORD != 0).then(|| b.to_ascii_lowercase()))
+    JsNorm::new(s).chars_until(s.len(), out);
+}
+
+/// [`js_normalize_into`] of `s`, stopping as soon as `needle` occurs in what is written:
+/// true then, and `out` holds a prefix of the normal form; false when it does not occur,
+/// and `out` holds the whole normal form. The normal form is only ever appended to (a
+/// space is written once the text after it is seen), so a match in a prefix is final.
+/// The text is normalised in growing steps, each searched where the last one stopped, so
+/// an answer that states the truth early costs little whatever follows.
+pub fn js_normalize_find(s: &str, needle: &[u8], out: &mut Vec<u8>) -> bool {
+    out.clear();
+    out.reserve(s.len());
+    if needle.is_empty() {
+        return true;
+    }
+    let mut norm = JsNorm::new(s);
+    let mut until = 128;
+    let mut searched = 0usize;
+    // Long needles get one general searcher, built once they can fit.
+    let mut finder = None;
+    loop {
+        norm.run(until, out);
+        let from = searched.saturating_sub(needle.len() - 1);
+        let hay = &out[from..];
+        let hit = if needle.len() <= 64 {
+            find(hay, needle).is_some()
         } else {
-            // SAFETY: `i` is at a char boundary: it only ever advances by whole chars.
-            let c = unsafe { s.get_unchecked(i..) }.chars().next().unwrap_or_default();
-            i += c.len_utf8();
-            // Lowercasing only ever yields ASCII word characters from these two non-ASCII
-            // code points (U+0130 → "i̇", whose U+0307 is then deleted; Kelvin sign → "k").
-            let mapped = match c {
-                '\u{130}' => Some(b'i'),
-                '\u{212A}' => Some(b'k'),
-                _ => None,
-            };
-            (is_js_space(c), mapped)
+            hay.len() >= needle.len() && finder.get_or_insert_with(|| memchr::memmem::Finder::new(needle)).find(hay).is_some()
         };
-        if space {
-            pending_space = seen_text;
-            continue;
+        if hit {
+            return true;
         }
-        seen_text = true;
-        if pending_space {
-            out.push(b' ');
-            pending_space = false;
+        if norm.pos >= s.len() {
+            return false;
         }
-        out.extend(mapped);
+        searched = out.len();
+        until = norm.pos * 4;
+    }
+}
+
+/// The first index of `needle` in `hay`. Needles of up to 64 bytes (every truth but the
+/// longest) skip the set-up of a general searcher where the CPU allows, which for answers
+/// of a few hundred bytes costs more than the search.
+pub fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() {
+        return Some(0);
+    }
+    #[cfg(target_arch = "x86_64")]
+    if needle.len() <= 64 && avx512::available() {
+        // SAFETY: features and needle length checked.
+        return unsafe { avx512::find(hay, needle) };
+    }
+    memchr::memmem::find(hay, needle)
+}
+
+/// The lenient normalisation of one text, produced in steps; its state is what a
+/// whitespace run needs: whether text came before it, and whether it is still open.
+pub(crate) struct JsNorm<'a> {
+    s: &'a str,
+    /// Bytes consumed (a char boundary).
+    pos: usize,
+    seen_text: bool,
+    pending_space: bool,
+}
+
+impl<'a> JsNorm<'a> {
+    fn new(s: &'a str) -> Self {
+        JsNorm { s, pos: 0, seen_text: false, pending_space: false }
+    }
+
+    /// Normalise up to byte `until` (or the next char boundary), appending to `out`, which
+    /// must have room for the rest of the text (it never grows by more than it consumes).
+    fn run(&mut self, until: usize, out: &mut Vec<u8>) {
+        #[cfg(target_arch = "x86_64")]
+        if avx512::available() {
+            // SAFETY: the CPU has the features; `out` has the room asked of the caller.
+            return unsafe { avx512::js_norm_run(self, until, out) };
+        }
+        self.chars_until(until, out)
+    }
+
+    /// [`JsNorm::run`] code point by code point.
+    fn chars_until(&mut self, until: usize, out: &mut Vec<u8>) {
+        let bytes = self.s.as_bytes();
+        let until = until.min(bytes.len());
+        while self.pos < until {
+            let b = bytes[self.pos];
+            let (space, mapped) = if b < 128 {
+                self.pos += 1;
+                let class = ASCII[b as usize];
+                (class & JS_WS != 0, (class & JS_WORD != 0).then(|| b.to_ascii_lowercase()))
+            } else {
+                // SAFETY: `pos` is at a char boundary: it only ever advances by whole chars.
+                let c = unsafe { self.s.get_unchecked(self.pos..) }.chars().next().unwrap_or_default();
+                self.pos += c.len_utf8();
+                // Lowercasing only ever yields ASCII word characters from these two non-ASCII
+                // code points (U+0130 → "i̇", whose U+0307 is then deleted; Kelvin sign → "k").
+                let mapped = match c {
+                    '\u{130}' => Some(b'i'),
+                    '\u{212A}' => Some(b'k'),
+                    _ => None,
+                };
+                (is_js_space(c), mapped)
+            };
+            if space {
+                self.pending_space = self.seen_text;
+                continue;
+            }
+            self.seen_text = true;
+            if self.pending_space {
+                out.push(b' ');
+                self.pending_space = false;
+            }
+            out.extend(mapped);
+        }
     }
 }
 
@@ -1215,6 +1365,95 @@ pub(crate) mod avx512 {
         Some((_mm512_maskz_compress_epi8(keep, v), keep.count_ones() as usize))
     }
 
+    /// The first index at which `needle` (1 to 64 bytes) occurs in `hay`, without a
+    /// searcher to build: 64 start positions at a time, those whose first and last bytes
+    /// both fit are checked whole in a register (Muła's filter). At most a compare per
+    /// start position, so linear in the haystack whatever the texts.
+    ///
+    /// # Safety
+    /// The CPU must have the features of [`available`]; `1 <= needle.len() <= 64`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    pub(crate) unsafe fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+        let m = needle.len();
+        debug_assert!((1..=64).contains(&m));
+        let last_start = hay.len().checked_sub(m)?;
+        let (want, in_needle) = unsafe { load(needle) };
+        let (first, last) = (splat(needle[0]), splat(needle[m - 1]));
+        let mut at = 0;
+        while at <= last_start {
+            let lanes = low_bits(last_start - at + 1);
+            // SAFETY: start positions at..=last_start, and their last bytes up to hay.len() - 1.
+            let (heads, tails) = unsafe {
+                (_mm512_maskz_loadu_epi8(lanes, hay.as_ptr().add(at).cast()), _mm512_maskz_loadu_epi8(lanes, hay.as_ptr().add(at + m - 1).cast()))
+            };
+            let mut candidates = _mm512_mask_cmpeq_epi8_mask(lanes, heads, first) & _mm512_cmpeq_epi8_mask(tails, last);
+            while candidates != 0 {
+                let start = at + candidates.trailing_zeros() as usize;
+                // SAFETY: start <= last_start, so start + m <= hay.len().
+                let here = unsafe { _mm512_maskz_loadu_epi8(in_needle, hay.as_ptr().add(start).cast()) };
+                if _mm512_cmpneq_epi8_mask(here, want) == 0 {
+                    return Some(start);
+                }
+                candidates &= candidates - 1;
+            }
+            at += 64;
+        }
+        None
+    }
+
+    /// [`super::JsNorm::run`] 64 bytes at a time: an ASCII block is normalised in a
+    /// register (as [`normalized`] does, with the whitespace run state carried across
+    /// blocks); a block with a non-ASCII byte goes code point by code point to its end.
+    ///
+    /// # Safety
+    /// The CPU must have the features of [`available`]; `out` must have room for the
+    /// text's bytes from `n.pos` on.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    pub(crate) unsafe fn js_norm_run(n: &mut super::JsNorm<'_>, until: usize, out: &mut Vec<u8>) {
+        let s = n.s.as_bytes();
+        let until = until.min(s.len());
+        while n.pos < until {
+            let len = (s.len() - n.pos).min(64);
+            let all = low_bits(len);
+            // SAFETY: bytes pos..pos + len are in `s`; masked-off bytes are not read.
+            let v = unsafe { _mm512_maskz_loadu_epi8(all, s.as_ptr().add(n.pos).cast()) };
+            if _mm512_movepi8_mask(v) != 0 {
+                let end = n.pos + len;
+                n.chars_until(end, out);
+                continue;
+            }
+            n.pos += len;
+            let cls = classes(v);
+            let ws = has(cls, super::JS_WS);
+            let text = all & !ws;
+            if text == 0 {
+                n.pending_space |= n.seen_text;
+                continue;
+            }
+            // A run's first byte stands for it when text comes before it (earlier blocks, or
+            // this one below it) and after it in this block; a run still open at the end
+            // of the block is carried, and written before the block that closes it.
+            let (first, last) = (text.trailing_zeros(), 63 - text.leading_zeros());
+            let before = if n.seen_text { u64::MAX } else { u64::MAX << first << 1 };
+            let starts = ws & !(ws << 1 | u64::from(n.pending_space));
+            let keep = has(cls, super::JS_WORD) | (starts & before & low_bits(last as usize));
+            let upper = has(cls, super::UPPER);
+            let mapped = _mm512_mask_mov_epi8(_mm512_mask_add_epi8(v, upper, v, splat(32)), ws, splat(b' '));
+            if n.pending_space {
+                out.push(b' ');
+            }
+            let k = keep.count_ones() as usize;
+            // SAFETY: the output never outgrows the input consumed, and `out` has room for
+            // all of it; the store writes `k` bytes.
+            unsafe {
+                _mm512_mask_storeu_epi8(out.as_mut_ptr().add(out.len()).cast(), low_bits(k), _mm512_maskz_compress_epi8(keep, mapped));
+                out.set_len(out.len() + k);
+            }
+            n.seen_text = true;
+            n.pending_space = ws >> last != 0;
+        }
+    }
+
     /// GAIA `normalize_str(a) == normalize_str(b)` for ASCII texts of up to 64 bytes;
     /// `None` when one is not ASCII.
     ///
@@ -1476,6 +1715,162 @@ mod tests {
         }
         assert!(equal > 5_000, "only {equal} equal pairs");
         assert_eq!(unsafe { avx512::gaia_norm_eq("é".as_bytes(), b"e", true, true) }, None);
+    }
+
+    /// `float()` without the long-text shortcut (the parse and mapping alone).
+    fn full_py_float(s: &str) -> Option<f64> {
+        match parse_ascii_float(s.as_bytes()) {
+            Some(v) => Some(v),
+            None if has_high_byte(s.as_bytes()) => py_float_mapped(s),
+            None => None,
+        }
+    }
+
+    /// Texts at the edges of the float shortcut: literals padded past 64 bytes with the
+    /// whitespace float() trims (ASCII and Unicode) and with `$ % ,`, Unicode digits,
+    /// sentences, and single changes to each.
+    #[test]
+    fn surely_not_float_never_rejects_what_float_reads() {
+        let literals = [
+            "1e5", "-iNfInItY", "+.5E-3", "1_000.000_1", "١٢", "１２.٥", "nan", "-Inf", "0", "12345678901234567890123", "9.",
+            "1e٣", "+nan", "infinity", "NAN",
+        ];
+        let pads = [" ", "\t", "\n", "\x0b", "\x0c", "\r", "\u{a0}", "\u{3000}", "\u{85}", "\u{2028}", "$", "%", ","];
+        let noise = ["x", "\x1c", "\u{200b}", "é", "日", "²", "/", "b", "a", "y", "t", "f", "E", "_", ".", "0", "\u{1680}"];
+        let mut rng = Rng::new(0xD1B5_4A32_D192_ED03);
+        let (mut rejected, mut read_long, mut money_read) = (0, 0, 0);
+        for round in 0..60_000 {
+            let mut s = String::new();
+            if round % 3 == 0 {
+                // A sentence-like text of atoms.
+                for _ in 0..rng.below(120) {
+                    let atom = match rng.below(3) {
+                        0 => rng.pick(&literals),
+                        1 => rng.pick(&pads),
+                        _ => rng.pick(&noise),
+                    };
+                    s.push_str(atom);
+                }
+            } else {
+                let lit = rng.pick(&literals);
+                let (left, right) = (rng.below(80), rng.below(80));
+                let pad_set = &pads[..if round % 2 == 0 { 10 } else { pads.len() }];
+                for _ in 0..left {
+                    s.push_str(rng.pick(pad_set));
+                }
+                s.push_str(lit);
+                for _ in 0..right {
+                    s.push_str(rng.pick(pad_set));
+                }
+                if rng.below(4) == 0 {
+                    let k = rng.below(s.chars().count() + 1);
+                    let at = (0..=s.len()).filter(|&i| s.is_char_boundary(i)).nth(k).unwrap_or(0);
+                    s.insert_str(at, rng.pick(&noise));
+                }
+            }
+            let kept: String = s.chars().filter(|c| !matches!(c, '$' | '%' | ',')).collect();
+            for (money, text) in [(false, s.as_str()), (true, kept.as_str())] {
+                let full = full_py_float(text);
+                if surely_not_float(&s, money) {
+                    assert_eq!(full.map(f64::to_bits), None, "{s:?} (money {money}) is read as a number");
+                    rejected += 1;
+                } else if full.is_some() && s.len() > LONG_TEXT {
+                    read_long += 1;
+                    money_read += usize::from(money && kept.len() != s.len());
+                }
+            }
+            // The scorer's entry points against the full rule.
+            assert_eq!(py_float(&s).map(f64::to_bits), full_py_float(&s).map(f64::to_bits), "{s:?}");
+            let want = full_py_float(&kept).map_or((f64::INFINITY.to_bits(), false), |v| (v.to_bits(), true));
+            let got = gaia_number(&s);
+            assert_eq!((got.value.to_bits(), got.parsed), want, "{s:?}");
+        }
+        assert!(rejected > 30_000 && read_long > 10_000 && money_read > 2_000, "{rejected} rejected, {read_long} long numbers read, {money_read} with $ % ,");
+    }
+
+    #[test]
+    fn find_agrees_with_a_window_scan() {
+        // Two-letter texts make first/last-byte candidates that fail in the middle common.
+        let mut rng = Rng::new(0x5851_F42D_4C95_7F2D);
+        let mut found = 0;
+        for round in 0..40_000 {
+            let hay: Vec<u8> = (0..rng.below(if round % 10 == 0 { 600 } else { 150 })).map(|_| rng.pick(b"ab")).collect();
+            let m = 1 + rng.below(if round % 3 == 0 { 64 } else { 8 });
+            let needle: Vec<u8> = if rng.below(2) == 0 && hay.len() >= m {
+                let a = rng.below(hay.len() - m + 1);
+                let mut n = hay[a..a + m].to_vec();
+                if rng.below(3) == 0 {
+                    let k = rng.below(m);
+                    n[k] ^= 3; // a near miss
+                }
+                n
+            } else {
+                (0..m).map(|_| rng.pick(b"ab")).collect()
+            };
+            let want = hay.windows(m).position(|w| w == &needle[..]);
+            assert_eq!(find(&hay, &needle), want, "{:?} in {:?}", String::from_utf8_lossy(&needle), String::from_utf8_lossy(&hay));
+            found += usize::from(want.is_some());
+        }
+        assert!(found > 10_000 && found < 35_000, "{found} found");
+        assert_eq!(find(b"", b""), Some(0));
+        assert_eq!(find(b"abc", b"abcd"), None);
+    }
+
+    /// Whitespace runs that end, start or cross at 64-byte block edges, and blocks with
+    /// non-ASCII text among ASCII ones, through the block path and the search.
+    #[test]
+    fn long_normalisation_matches_the_code_point_loop() {
+        let atoms = [
+            " ", "  ", "\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "a", "Z", "_", "9", "-", ".", "q", "Mx", "\u{a0}", "\u{feff}", "\u{85}",
+            "é", "İ", "\u{212A}", "日本", "\u{3000}", "\u{2028}", "ab cd", "\x00", "\x7f",
+        ];
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
+        let (mut found, mut searched) = (0, 0);
+        for round in 0..20_000 {
+            let mut s = String::new();
+            let target = rng.below(if round % 4 == 0 { 1200 } else { 300 });
+            while s.len() < target {
+                if rng.below(16) == 0 {
+                    // A long run (or long text) placed so that its edges fall near block edges.
+                    let k = 50 + rng.below(30);
+                    let unit = rng.pick(&[" ", "x", "\t", "é"]);
+                    s.push_str(&unit.repeat(k));
+                } else {
+                    s.push_str(rng.pick(&atoms));
+                }
+            }
+            let mut want = Vec::new();
+            JsNorm::new(&s).chars_until(s.len(), &mut want);
+            let mut got = Vec::new();
+            js_normalize_into(&s, &mut got);
+            assert_eq!(got, want, "{s:?}");
+            // Needles from the normal form (found) and from elsewhere (mostly not).
+            for _ in 0..3 {
+                let needle: Vec<u8> = if rng.below(2) == 0 && !want.is_empty() {
+                    let a = rng.below(want.len());
+                    want[a..a + rng.below((want.len() - a).min(40)) + 1].to_vec()
+                } else {
+                    let mut n = Vec::new();
+                    let k = 1 + rng.below(6);
+                    let text: String = (0..k).map(|_| rng.pick(&atoms)).collect();
+                    js_normalize_into(&text, &mut n);
+                    n
+                };
+                let expect = needle.is_empty() || want.windows(needle.len()).any(|w| w == &needle[..]);
+                let mut out = Vec::new();
+                let hit = js_normalize_find(&s, &needle, &mut out);
+                assert_eq!(hit, expect, "{s:?} / {:?}", String::from_utf8_lossy(&needle));
+                if hit {
+                    assert!(want.starts_with(&out), "{s:?}: a prefix");
+                    assert!(needle.is_empty() || out.windows(needle.len()).any(|w| w == &needle[..]));
+                } else {
+                    assert_eq!(out, want, "{s:?}: the whole normal form");
+                }
+                found += usize::from(hit);
+                searched += 1;
+            }
+        }
+        assert!(found > searched / 3 && found < searched * 9 / 10, "{found} of {searched} found");
     }
 
     #[test]

@@ -1,0 +1,192 @@
+"""Long and non-ASCII answers: native scorers against their pure-Python twins.
+
+The native scorers decide long texts with early exits (float() rejected at the first code
+point no number holds, the lenient normal form searched while it is built 64 bytes at a
+time, list credit from an index over many pieces). These tests give them the shapes where
+an early exit could go wrong: numbers padded past 64 bytes with the whitespace float()
+trims and with ``$ % ,``, the truth at every position of a sentence and across 64-byte
+block edges, whitespace runs crossing those edges, Unicode digits, spaces, final sigma, and
+long lists on both sides.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from gaia_fast.reference import gaia as ref
+
+if os.environ.get("GAIA_FAST_ALLOW_NO_NATIVE"):
+    nat = pytest.importorskip("gaia_fast._native")
+else:
+    import gaia_fast._native as nat
+
+SETTINGS = settings(max_examples=700, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+WORDS = [
+    "the", "answer", "is", "Paris", "42", "1,000", "$5", "3.5%", "New York", "ΑΣ", "Σ", "ς", "Zürich", "東京", "答案",
+    "İ", "\u212a", "naïve", "—", "“x”", "...", "!", "-", "_", "a_b", "nan", "inf", "Infinity", "1e5", "e", "١٢", "１２",
+    ";", ",", ", ", "; ",
+]
+SPACES = [" ", "  ", "\t", "\n", "\u00a0", "\u3000", "\u2028", "\ufeff", "\u0085", "\x1c", "\u200b"]
+NUMBER_LITERALS = ["42", "1e5", "-3.5", "+.5E-3", "1_000", "١٢", "１２.٥", "inf", "nan", "0", "12345678901234567890123"]
+TRUTHS = [
+    "Paris", "42", "3.5", "1000", "0", "inf", "New York", "a, b, c", "1, 2, 3", "x; y", "Zürich", "ΑΣ", "東京", "?", "",
+    "the answer", "Σ", "1e5", "nan", "$5",
+]
+
+
+@st.composite
+def long_text(draw, truth: str | None = None) -> str:
+    """A text of about 65 to 3,000 bytes: words and spaces, sometimes the truth (in any
+    case) at a drawn position, sometimes long runs placed near 64-byte block edges."""
+    parts: list[str] = []
+    size = draw(st.integers(65, 3000))
+    at = draw(st.integers(0, size))
+    placed = truth is None or draw(st.booleans())
+    total = 0
+    while total < size:
+        if not placed and total >= at:
+            placed = True
+            piece = truth if draw(st.booleans()) else truth.upper()
+        elif draw(st.integers(0, 15)) == 0:
+            piece = draw(st.sampled_from([" ", "-", "é", "x", "\t", ","])) * draw(st.integers(50, 80))
+        else:
+            piece = draw(st.sampled_from(WORDS))
+            if draw(st.booleans()):
+                piece += draw(st.sampled_from(SPACES))
+        parts.append(piece)
+        total += len(piece.encode())
+    return "".join(parts)
+
+
+@st.composite
+def padded_number(draw) -> str:
+    """A float literal padded past 64 bytes with trimmed whitespace, `$ % ,`, and maybe one
+    code point that breaks it."""
+    pads = st.sampled_from([" ", "\t", "\n", "\u00a0", "\u3000", "$", "%", ",", "\u0085", "\r", "\x0b"])
+    left = "".join(draw(st.lists(pads, min_size=0, max_size=60)))
+    right = "".join(draw(st.lists(pads, min_size=0, max_size=60)))
+    text = left + draw(st.sampled_from(NUMBER_LITERALS)) + right
+    if len(text.encode()) <= 64:
+        text = " " * 65 + text
+    if draw(st.integers(0, 3)) == 0:
+        i = draw(st.integers(0, len(text)))
+        text = text[:i] + draw(st.sampled_from(["x", "\x1c", "é", "²", "/", "a", "e", "_", "\u200b"])) + text[i:]
+    return text
+
+
+@st.composite
+def long_list(draw) -> str:
+    items = st.sampled_from(["1", "1.0", "$1", "-0", "0", "nan", "inf", "x", "X", " x ", "a b", "", "é", "İ", "ΑΣ", "ας"])
+    return draw(st.sampled_from([",", ";", ", "])).join(draw(st.lists(items, min_size=1, max_size=400)))
+
+
+@st.composite
+def long_pairs(draw) -> tuple[str | None, str]:
+    kind = draw(st.integers(0, 5))
+    truth = draw(st.sampled_from(TRUTHS))
+    if kind == 0:
+        return draw(long_text(truth)), truth
+    if kind == 1:
+        return draw(padded_number()), draw(st.sampled_from(["42", "100000", "-3.5", "0.0005", "1000", "12", "inf", "nan", "12.5"]))
+    if kind == 2:
+        return draw(long_list()), draw(long_list())
+    if kind == 3:
+        # A long truth (the sides swapped), or a null prediction against it.
+        text = draw(long_text(truth))
+        return (None if draw(st.booleans()) else truth), text
+    if kind == 4:
+        text = draw(long_text(None))
+        return text, text + draw(st.sampled_from(["", "a", " ", "!", "é"]))
+    return draw(long_text(truth)), draw(long_text(truth))
+
+
+def same_float(a: float, b: float) -> bool:
+    return (math.isnan(a) and math.isnan(b)) or repr(a) == repr(b)
+
+
+def check_pair(p: str | None, t: str) -> None:
+    for tol in (None, 1e-6):
+        assert nat.question_scorer(p, t, tol) == ref.question_scorer(p, t, tol), ("question_scorer", tol)
+        for lower in (True, False):
+            assert nat.official_explained(p, t, tol, lower) == ref.official_explained(p, t, tol, lower), ("official_explained", tol, lower)
+    assert nat.lenient_match(p, t) == ref.lenient_match(p, t), "lenient_match"
+    assert nat.lenient_reason(p, t) == ref.lenient_reason(p, t), "lenient_reason"
+    for level in (None, 2):
+        n, r = nat.graded_score(p, t, level), ref.graded_score(p, t, level)
+        assert n[1:] == r[1:] and same_float(n[0], r[0]), ("graded_score", level, n, r)
+
+
+@SETTINGS
+@given(long_pairs())
+@example(("The answer is Paris. " + "x" * 200, "Paris"))
+@example((" " * 70 + "1e5" + "\u3000" * 10, "100000"))
+@example(("$" * 40 + "1,000" + "%" * 40, "1000"))
+@example((" " * 63 + "a" + " " * 64 + "b", "a b"))
+@example(("-" * 130 + "P", "Paris"))
+@example(("ΑΣ " * 40, "ασ"))
+@example((",".join(["x"] * 300), "x, x, x"))
+@example((",".join(str(i % 7) for i in range(300)), ",".join(str(i % 5) for i in range(200))))
+def test_long_pairs_native_vs_twin(pair):
+    check_pair(*pair)
+
+
+@SETTINGS
+@given(padded_number())
+def test_padded_numbers_read_like_float(s):
+    n, r = nat.py_float(s), ref.py_float(s)
+    assert (n is None and r is None) or (n is not None and r is not None and same_float(n, r)), (s, n, r)
+    (nv, np_), (rv, rp) = nat.gaia_number(s), ref.gaia_number(s)
+    assert np_ == rp and same_float(nv, rv), (s, nv, rv)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(long_pairs(), min_size=1, max_size=12))
+def test_long_rows_in_batch(rows):
+    """The batch driver (all outputs and reasons) against the twin's row driver."""
+    pa = pytest.importorskip("pyarrow")
+    preds = [p for p, _ in rows]
+    truths = [t for _, t in rows]
+    levels = [(i % 4) or None for i in range(len(rows))]
+    for scorer in ("gaia", "gaia-lenient", "gaia-graded"):
+        out = nat.score_arrow(
+            pa.array(preds, pa.string()), pa.array(truths, pa.string()), scorer, None, True, True, pa.array(levels, pa.int64())
+        )
+        want = ref.score_rows(preds, truths, scorer, levels=levels, explain=True)
+        got = {k: pa.array(v).to_pylist() for k, v in out.items()}
+        assert set(got) == set(want), scorer
+        for key in want:
+            assert got[key] == want[key], (scorer, key)
+
+
+def test_megabyte_inputs_decide_like_the_twin():
+    """Inputs of about 1 MB each way: a sentence, a number, Unicode and a long list."""
+    sentence = ("the answer is not known after searching many sources " * 20_000)[:1_000_000]
+    number = " " * 500_000 + "1" * 100 + "\u3000" * 100_000
+    unicode_text = ("Zürich — ΑΣ 東京 \u00a0İ\u212a 1٢3 " * 30_000)[:400_000]
+    big_list = ",".join(str(i % 1000) for i in range(150_000))
+    pairs = [
+        (sentence, "Paris"),
+        (sentence + " Paris", "paris"),
+        (number, "1" * 100),
+        (unicode_text, "zürich"),
+        (unicode_text, unicode_text + "x"),
+        (big_list, ",".join(reversed(big_list.split(",")))),
+        (big_list, "1, 2, 3"),
+        (None, sentence),
+    ]
+    for p, t in pairs:
+        assert nat.question_scorer(p, t) == ref.question_scorer(p, t), (p and p[:40], t[:40])
+        assert nat.lenient_match(p, t) == ref.lenient_match(p, t), (p and p[:40], t[:40])
+    # The graded twin compares list pieces pairwise (quadratic), so its lists stay at a
+    # few thousand pieces; the native index takes lists this long already.
+    small_list = ",".join(str(i % 300) for i in range(3_000))
+    graded = [*pairs[:5], (small_list, ",".join(reversed(small_list.split(",")))), (small_list, "1, 2, 3"), (small_list, small_list[:4_000].rstrip(","))]
+    for p, t in graded:
+        n, r = nat.graded_score(p, t), ref.graded_score(p, t)
+        assert n[1:] == r[1:] and same_float(n[0], r[0]), (p and p[:40], t[:40], n[1:], r[1:])
