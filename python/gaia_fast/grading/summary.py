@@ -233,6 +233,8 @@ def status_groups(scored: pl.LazyFrame, *, prefix: str = "") -> pl.LazyFrame:
 
 
 _FIXED = 1 << 60
+#: The unit graded sums are kept in (``value`` of :func:`status_groups`): 2**-60.
+FIXED_POINT = _FIXED
 
 
 def _unfix(v: Any, graded: bool) -> float | int:

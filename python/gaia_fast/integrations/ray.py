@@ -44,6 +44,7 @@ import pyarrow as pa
 
 from gaia_fast import _native
 from gaia_fast.frame import SCORERS
+from gaia_fast.grading.summary import COUNTED
 
 if TYPE_CHECKING:  # pragma: no cover
     import ray.data
@@ -60,7 +61,7 @@ __all__ = [
 log = logging.getLogger("gaia_fast.integrations.ray")
 
 #: Statuses that count as a task; the others are excluded (see grading/summary.py).
-_COUNTED = ("ok", "no_prediction", "missing", "bad_type", "read_error")
+_COUNTED = COUNTED
 
 
 def _ray():
@@ -200,38 +201,18 @@ def _partials(frame: pl.DataFrame, level: str | None, score: str, status: str, g
 
 
 def _summary_from_partials(parts: pl.DataFrame, graded: bool) -> dict[str, Any]:
-    """The dict of :func:`gaia_fast.grading.summary.summary` from (level, status) rows."""
-    p = parts.with_columns(
+    """The dict of :func:`gaia_fast.grading.summary.summary` from (level, status) rows:
+    the local summary's own assembly, fed the partial sums (graded ones in its fixed point)."""
+    from gaia_fast.grading.summary import FIXED_POINT, summary_from_groups
+
+    correct = parts.get_column("correct").to_list()
+    value = [round(float(c or 0) * FIXED_POINT) for c in correct] if graded else [int(c or 0) for c in correct]
+    groups = parts.select(
         pl.when(pl.col("level_null")).then(None).otherwise(pl.col("level")).cast(pl.Int64).alias("level"),
-        pl.col("status").is_in(_COUNTED).alias("_c"),
-    )
-    rep = (
-        p.group_by("level")
-        .agg(
-            pl.col("rows").filter(pl.col("_c")).sum().cast(pl.Int64).alias("tasks"),
-            pl.col("correct").filter(pl.col("_c")).sum().alias("correct"),
-            pl.col("rows").filter(~pl.col("_c")).sum().cast(pl.Int64).alias("excluded"),
-        )
-        .with_columns(pl.when(pl.col("tasks") > 0).then(pl.col("correct") / pl.col("tasks")).otherwise(None).alias("accuracy"))
-        .sort("level", nulls_last=True)
-        .select("level", "tasks", "correct", "accuracy", "excluded")
-    )
-    rep = rep.with_columns(pl.col("correct").cast(pl.Float64 if graded else pl.Int64))
-    tasks = int(rep.get_column("tasks").sum())
-    correct_raw = rep.get_column("correct").sum()
-    correct: float | int = float(correct_raw) if graded else int(correct_raw)
-    accs = rep.get_column("accuracy").drop_nulls()
-    counts = p.group_by("status").agg(pl.col("rows").sum()).sort("status")
-    return {
-        "rows": int(p.get_column("rows").sum()),
-        "tasks": tasks,
-        "correct": correct,
-        "excluded": int(rep.get_column("excluded").sum()),
-        "accuracy_macro": float(accs.mean()) if len(accs) else None,  # type: ignore[arg-type]
-        "accuracy_weighted": (correct / tasks) if tasks else None,
-        "levels": rep.to_dicts(),
-        "status_counts": {r["status"]: int(r["rows"]) for r in counts.iter_rows(named=True)},
-    }
+        pl.col("status"),
+        pl.col("rows"),
+    ).with_columns(pl.Series("value", value, dtype=pl.Int128 if graded else pl.Int64))
+    return summary_from_groups(groups, graded=graded)
 
 
 def _is_graded_type(t: pa.DataType) -> bool:
