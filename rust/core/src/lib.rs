@@ -11,4 +11,5 @@ pub mod omni3d;
 mod test_rng;
 pub mod text;
 mod unicode_tables;
+pub mod yorn;
 mod work;
