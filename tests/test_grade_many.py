@@ -38,8 +38,8 @@ def tree(tmp_path) -> Path:
     d = root / "vila_8b"
     (d / "vila_8b_MMStar_openai_result.pkl").write_bytes(b"\x80\x04N.")
     shutil.copy(d / "vila_8b_MMStar.xlsx", d / "vila_8b_MMStar_openai_result.xlsx")
-    (d / "vila_8b_MME_score.csv").write_text("x\n1\n")
-    pl.DataFrame({"index": ["0"], "question": ["Is it red?"], "answer": ["Yes"], "prediction": ["Yes"]}).write_excel(d / "vila_8b_MME.xlsx")
+    (d / "vila_8b_AMBER_score.csv").write_text("x\n1\n")
+    pl.DataFrame({"index": ["0"], "question": ["Is it red?"], "answer": ["Yes"], "prediction": ["Yes"]}).write_excel(d / "vila_8b_AMBER.xlsx")
     return root
 
 
@@ -51,6 +51,9 @@ def _equal_reports(ours: Path, theirs: Path) -> None:
     a = pl.read_csv(ours, infer_schema_length=0)
     b = pl.read_csv(theirs, infer_schema_length=0)
     assert a.columns == b.columns and a.height == b.height
+    if "split" in a.columns and a["split"].sort().to_list() == b["split"].sort().to_list():
+        # Splits come from a set upstream (their order varies between runs): match by name.
+        a, b = a.sort("split"), b.sort("split")
     for c in a.columns:
         for x, y in zip(a[c].to_list(), b[c].to_list()):
             if c == "split":
@@ -65,12 +68,13 @@ def test_tree_reports_equal_the_archives_own(run, tree, tmp_path):
     assert r.exit_code == 0, r.output
     p = _payload(r)
     by_dataset = {a["dataset"]: a for a in p["archives"]}
-    assert set(by_dataset) == {"MMStar", "RealWorldQA", "ScienceQA_VAL", "CCBench", "MME"}
+    assert set(by_dataset) == {"MMStar", "RealWorldQA", "ScienceQA_VAL", "CCBench", "MME", "POPE", "HallusionBench", "AMBER"}
     assert by_dataset["CCBench"]["benchmark"] == "mcq-circular" and by_dataset["CCBench"]["tasks"] == 510
     assert by_dataset["MMStar"]["benchmark"] == "mcq" and by_dataset["MMStar"]["variant"] == "classic"
     assert by_dataset["MMStar"]["accuracy"] == pytest.approx(0.4166666666666667, abs=0)
-    mme = by_dataset["MME"]
-    assert (mme["benchmark"], mme["status"]) == ("unsupported", "skipped") and "yes/no" in mme["error"]
+    amber = by_dataset["AMBER"]
+    assert (amber["benchmark"], amber["status"]) == ("unsupported", "skipped") and "yes/no" in amber["error"]
+    assert by_dataset["MME"]["benchmark"] == "mme" and by_dataset["MME"]["report"].endswith("vila_8b_MME_score.csv")
     for a in p["archives"]:
         assert set(a) == set(many.COLUMNS)
         if a["status"] == "ok":
@@ -80,11 +84,11 @@ def test_tree_reports_equal_the_archives_own(run, tree, tmp_path):
     skipped = {Path(s["path"]).name: s["reason"] for s in p["skipped_files"]}
     assert "judge cache" in skipped["vila_8b_MMStar_openai_result.pkl"]
     assert "_result" in skipped["vila_8b_MMStar_openai_result.xlsx"]
-    assert "_score" in skipped["vila_8b_MME_score.csv"]
+    assert "_score" in skipped["vila_8b_AMBER_score.csv"]
     assert "_acc" in skipped["vila_8b_CCBench_acc.csv"]
     assert "not a result file type" in skipped["README.md"]
     table = pl.read_csv(tmp_path / "summary.csv")
-    assert table.columns == list(many.COLUMNS) and table.height == 5
+    assert table.columns == list(many.COLUMNS) and table.height == 8
     assert table.filter(pl.col("dataset") == "CCBench")["correct"].item() == by_dataset["CCBench"]["correct"]
 
 
@@ -98,7 +102,7 @@ def test_reports_never_replace_the_archives_files(run, tree):
     # a second run does not grade its own earlier reports
     r2 = run(tree, "--json", "--report-dir", tree / "vila_8b-2")
     assert r2.exit_code == 0, r2.output
-    assert len(_payload(r2)["archives"]) == 5
+    assert len(_payload(r2)["archives"]) == 8
 
 
 def test_printed_table_and_listing(run, tree):
@@ -106,7 +110,7 @@ def test_printed_table_and_listing(run, tree):
     assert r.exit_code == 0, r.output
     assert "mcq-circular" in r.stdout and "CCBench" in r.stdout and "33.92%" in r.stdout
     assert "unsupported" in r.stdout and "skipped" in r.stdout
-    assert "Skipped 8 file(s) that are not results" in r.stdout
+    assert "Skipped 14 file(s) that are not results" in r.stdout
     assert "vila_8b_MMStar_openai_result.pkl: not a result file: a judge cache" in r.stdout
 
 
@@ -114,8 +118,10 @@ def test_quoted_glob_and_variant(run, tree):
     r = run(str(tree / "vila_8b" / "vila_8b_*.xlsx"), "--json", "--variant", "2026-06")
     assert r.exit_code == 0, r.output
     p = _payload(r)
-    assert sorted(a["dataset"] for a in p["archives"]) == ["CCBench", "MME", "MMStar", "RealWorldQA", "ScienceQA_VAL"]
-    assert {a["variant"] for a in p["archives"] if a["status"] == "ok"} == {"2026-06"}
+    assert sorted(a["dataset"] for a in p["archives"]) == ["AMBER", "CCBench", "HallusionBench", "MME", "MMStar", "POPE", "RealWorldQA", "ScienceQA_VAL"]
+    assert {a["variant"] for a in p["archives"] if a["status"] == "ok" and a["benchmark"].startswith("mcq")} == {"2026-06"}
+    # --variant is a can_infer version; the yes/no files keep their own default
+    assert {a["variant"] for a in p["archives"] if a["benchmark"] in ("mme", "pope", "hallusionbench")} == {"classic"}
     assert "vila_8b_MMStar_openai_result.xlsx" in {Path(s["path"]).name for s in p["skipped_files"]}
     r = run(str(tree / "nothing_*.xlsx"))
     assert r.exit_code == 2 and "no path matches" in r.output

@@ -119,6 +119,30 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="Circular multiple choice (MMBench, CCBench, *_circular): a question counts only when every rotation of its options is right",
         ),
         Benchmark(
+            "mme",
+            "gaia_fast.scorers.vlm.yorn",
+            {"benchmark": "mme"},
+            datasets=(r"MME",),
+            report="_score.csv",
+            description="MME: YOrN_Extraction (--variant, default classic) and MME_rating (perception, reasoning, per-category accuracy + accuracy+)",
+        ),
+        Benchmark(
+            "pope",
+            "gaia_fast.scorers.vlm.yorn",
+            {"benchmark": "pope"},
+            datasets=(r"POPE",),
+            report="_score.csv",
+            description="POPE: YOrN_Extraction (--variant, default classic) and POPE_rating (F1, accuracy, precision, recall per split)",
+        ),
+        Benchmark(
+            "hallusionbench",
+            "gaia_fast.scorers.vlm.yorn",
+            {"benchmark": "hallusionbench"},
+            datasets=(r"HallusionBench",),
+            report="_score.csv",
+            description="HallusionBench: YOrN_Extraction (--variant, default classic) and Hallusion_rating (aAcc, fAcc, qAcc per category)",
+        ),
+        Benchmark(
             "omni3dbench",
             "gaia_fast.scorers.vlm.omni3d",
             datasets=(r"Omni3DBench",),
@@ -142,7 +166,7 @@ BENCHMARKS: dict[str, Benchmark] = {
 
 #: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
 UNSUPPORTED: dict[str, str] = {
-    r"MME|POPE|HallusionBench|AMBER": "yes/no questions (Y/N flow)",
+    r"AMBER|VSR-zeroshot": "yes/no questions (Y/N flow)",
     r"ChartQA_TEST|TextVQA_VAL|OCRVQA_TEST(CORE)?|DocVQA_(VAL|TEST)|InfoVQA_(VAL|TEST)|GQA_TestDev_Balanced": "open VQA",
     r"OCRBench(_v2)?": "OCR",
     r"COCO_VAL": "captioning",

@@ -119,7 +119,7 @@ def grade_vlm(
     if judge_errors:
         result.stats["judge_error_rows"] = judge_errors[0]
 
-    acc = acc or Path(f"{archive.stem}_acc.csv")
+    acc = acc or Path(f"{archive.stem}{entry.report or '_acc.csv'}")
     write_table(result.report, acc)
     if out is not None:
         write_table(result.rows, out)

@@ -1,0 +1,378 @@
+"""Yes / no questions (VLMEvalKit ``ImageYORNDataset``): MME, POPE, HallusionBench, laid out
+as extract → score → aggregate.
+
+Reference: open-compass/VLMEvalKit ``vlmeval/dataset/image_yorn.py`` and
+``vlmeval/dataset/utils/yorn.py``. Extraction is ``YOrN_Extraction``: lowercase the answer,
+apply ``process_punctuation``, split on whitespace; the word ``yes`` without ``no`` is
+``Yes``, ``no`` without ``yes`` is ``No``, anything else ``Unknown``. A row scores when the
+extracted word equals ``answer`` exactly (``Yes``/``No``, case-sensitive); ``Unknown`` rows
+score 0, as in the reference without a judge (``exact_matching``).
+
+Variants (``process_punctuation``'s period rule; the ratings are the same in both):
+
+* ``classic`` (default; VLMEvalKit 2024-03-19 … 2025-05-12, which wrote most archives,
+  among them the VILA-1.5 tree of 2024-07-27): every ``.`` not followed by a digit goes.
+* ``2025-05`` (928a95b0, 2025-05-13, still at head): a ``.`` after a digit stays too.
+
+Both remove at most 32 periods (upstream passes ``re.UNICODE`` as ``re.sub``'s count). The
+two differ only on answers with a period after a digit and more than 32 removable periods.
+
+Ratings: ``MME_rating`` (perception, reasoning, per-category accuracy + accuracy+),
+``POPE_rating`` (F1 as ``Overall``, acc, precision, recall per split; a row whose category
+is ``a,b`` counts in both), ``Hallusion_rating`` (aAcc, fAcc, qAcc for Overall, each
+category and each l2-category). The reference lists splits in ``set`` order, which changes
+from run to run; here they are sorted.
+
+Extraction runs natively over the Arrow column on all cores; the ratings are a few
+group-bys.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+
+from gaia_fast import _native
+from gaia_fast.scorers.vlm import GradeResult
+
+__all__ = ["BENCHMARKS", "MME_SUPER", "RULES", "VARIANTS", "grade", "judge_prompt", "yorn_extract", "yorn_extract_explained"]
+
+#: ``grade(benchmark=...)`` names -> the rating they get.
+BENCHMARKS = {"mme": "mme", "pope": "pope", "hallusionbench": "hallusionbench"}
+VARIANTS: tuple[str, ...] = tuple(_native.YORN_VARIANTS)
+RULES: tuple[str, ...] = tuple(_native.YORN_RULES)
+DEFAULT_VARIANT = "classic"
+
+#: MME's two super-categories, each the sum of its categories' scores, in this order.
+MME_SUPER = {
+    "perception": ("OCR", "artwork", "celebrity", "color", "count", "existence", "landmark", "position", "posters", "scene"),
+    "reasoning": ("code_reasoning", "commonsense_reasoning", "numerical_calculation", "text_translation"),
+}
+
+Judge = Callable[[str], str]
+
+_REASON = {
+    "yes": "yes: the word 'yes' and not 'no'",
+    "no": "no: the word 'no' and not 'yes'",
+    "both": "both: the words 'yes' and 'no' (Unknown, scored 0 as the reference)",
+    "neither": "neither: no word 'yes' or 'no' (Unknown, scored 0 as the reference)",
+}
+
+_PROMPT = (
+    "You are an AI assistant who will help me to match an answer with two options of a question. "
+    "The options are only Yes / No. "
+    "You are provided with a question and an answer, "
+    "and you need to find which option (Yes / No) is most similar to the answer. "
+    "If the meaning of all options are significantly different from the answer, output Unknown. "
+    "Your should output a single word among the following 3 choices: Yes, No, Unknown.\n"
+    "Example 1: \n"
+    "Question: Is the word in this image 'Hello'?\nAnswer: The word in this image is 'Hello'.\nYour output: Yes\n"
+    "Example 2: \n"
+    "Question: Is the word in this image 'Hello'?\n"
+    "Answer: The word in this image is not 'Hello'.\nYour output: No\n"
+    "Example 3: \n"
+    "Question: {}?\nAnswer: {}\nYour output: "
+)
+
+
+def _check_variant(variant: str) -> None:
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown yes/no variant {variant!r}; expected one of {', '.join(map(repr, VARIANTS))}")
+
+
+def yorn_extract_explained(output: object, variant: str = DEFAULT_VARIANT) -> tuple[str, str]:
+    """VLMEvalKit ``YOrN_Extraction`` with the rule that decided (:data:`RULES`).
+    ``output`` is ``str()``-ed first, as upstream does with every prediction."""
+    _check_variant(variant)
+    return _native.yorn_extract_explained(output if isinstance(output, str) else str(output), variant)
+
+
+def yorn_extract(output: object, variant: str = DEFAULT_VARIANT) -> str:
+    """VLMEvalKit ``YOrN_Extraction``: ``"Yes"``, ``"No"`` or ``"Unknown"``."""
+    return yorn_extract_explained(output, variant)[0]
+
+
+def judge_prompt(question: object, prediction: object) -> str:
+    """The reference's ``YOrN_match_prompt`` for one row."""
+    return _PROMPT.format(question, prediction)
+
+
+# --------------------------------------------------------------------------------------
+# Plumbing
+# --------------------------------------------------------------------------------------
+
+
+def _check_frame(frame: Any) -> pl.DataFrame:
+    if isinstance(frame, pl.LazyFrame):
+        return frame.collect()
+    if isinstance(frame, pl.DataFrame):
+        return frame
+    if isinstance(frame, (pa.Table, pa.RecordBatch)):
+        return pl.DataFrame(pl.from_arrow(frame))
+    raise TypeError(f"frame must be a polars DataFrame/LazyFrame or a pyarrow Table, not {type(frame).__name__}")
+
+
+def _text(series: pl.Series) -> pl.Series:
+    return series if series.dtype == pl.String else series.cast(pl.String)
+
+
+def _require(frame: pl.DataFrame, name: str, benchmark: str) -> None:
+    if name not in frame.columns:
+        raise ValueError(f"{benchmark}: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+
+
+def _pct(k: int, n: int) -> float:
+    """``np.mean`` of ``n`` 0/1 values summing to ``k``, times 100 (NaN when empty)."""
+    return (k / n) * 100 if n else math.nan
+
+
+# --------------------------------------------------------------------------------------
+# Ratings
+# --------------------------------------------------------------------------------------
+
+
+def _mme(work: pl.DataFrame) -> tuple[pl.DataFrame, str | None]:
+    per_image = work.group_by("category", "image_path", maintain_order=True).agg(
+        pl.len().alias("n"),
+        pl.col("hit").sum().alias("k"),
+        (pl.col("hit").first().cast(pl.Int64) * pl.col("hit").get(1, null_on_oob=True).cast(pl.Int64)).alias("plus"),
+    )
+    per_cat = per_image.group_by("category", maintain_order=True).agg(
+        pl.col("n").sum(),
+        pl.col("k").sum(),
+        pl.len().alias("images"),
+        pl.col("plus").sum().alias("plus_k"),
+        (pl.col("n") < 2).any().alias("short"),
+        pl.col("image_path").filter(pl.col("n") < 2).first().alias("short_image"),
+    )
+    error = None
+    scores: dict[str, float | None] = {}
+    for cat, n, k, images, plus_k, short, short_image in per_cat.iter_rows():
+        name = "nan" if cat is None else cat
+        if short:
+            error = error or f"MME_rating: image {short_image!r} of category {name!r} has one question (IndexError upstream)"
+            scores[name] = None
+            continue
+        scores[name] = _pct(k, n) + _pct(plus_k, images)
+    values: dict[str, float | None] = {}
+    for sc, cates in MME_SUPER.items():
+        base: float | None = 0
+        for c in cates:
+            if c not in scores:
+                error = error or f"MME_rating: no rows of category {c!r} (KeyError upstream)"
+                base = None
+                break
+            v = scores[c]
+            base = None if v is None or base is None else base + v
+        values[sc] = None if base is None else float(base)
+    values.update(scores)
+    report = pl.DataFrame({c: [v] for c, v in values.items()}, schema={c: pl.Float64 for c in values})
+    return report, error
+
+
+def _pope(work: pl.DataFrame) -> pl.DataFrame:
+    # One row per (row, category part): the reference's str.split(',') + explode.
+    rows = work.select(
+        pl.col("category").str.split(",").alias("split"),
+        (pl.col("answer") == "Yes").fill_null(False).alias("t"),
+        (pl.col("extracted") == "Yes").alias("p"),
+        "hit",
+    ).explode("split")
+    agg = [
+        pl.len().alias("n"),
+        pl.col("hit").sum().alias("k"),
+        (pl.col("t") & pl.col("p")).sum().alias("tp"),
+        (~pl.col("t") & pl.col("p")).sum().alias("fp"),
+        (pl.col("t") & ~pl.col("p")).sum().alias("fn"),
+    ]
+    overall = rows.select(pl.lit("Overall").alias("split"), *agg)
+    splits = rows.filter(pl.col("split").is_not_null()).group_by("split").agg(*agg).sort("split")
+    out = []
+    for name, n, k, tp, fp, fn in pl.concat([overall, splits]).iter_rows():
+        precision = tp / (tp + fp) if (tp + fp) != 0 else 0
+        recall = tp / (tp + fn) if (tp + fn) != 0 else 0
+        f1 = 2 * (precision * recall) / (precision + recall) if (precision + recall) != 0 else 0
+        out.append((name, f1 * 100, _pct(k, n), precision * 100, recall * 100))
+    return pl.DataFrame(
+        out,
+        schema={"split": pl.String, "Overall": pl.Float64, "acc": pl.Float64, "precision": pl.Float64, "recall": pl.Float64},
+        orient="row",
+    )
+
+
+_HALLUSION_SCHEMA = {"split": pl.String, "aAcc": pl.Float64, "fAcc": pl.Float64, "qAcc": pl.Float64}
+
+
+def _hallusion(work: pl.DataFrame, has_category: bool) -> tuple[pl.DataFrame, str | None]:
+    parts = work["index"].str.split("_")
+    short = work.filter(parts.list.len().fill_null(0) < 6)
+    if short.height:
+        bad = short["index"][0]
+        why = "is missing" if bad is None else "has fewer than 6 '_' parts"
+        return pl.DataFrame(schema=_HALLUSION_SCHEMA), f"Hallusion_rating: index {bad!r} {why} (the reference raises)"
+    keyed = work.with_columns(
+        parts.list.get(3).alias("set_id"), parts.list.get(4).alias("figure_id"), parts.list.get(5).alias("question_id")
+    )
+
+    def one(name: str | None, sub: pl.DataFrame) -> tuple[str | None, float, float, float]:
+        n = sub.height
+        if n == 0:
+            return name, math.nan, math.nan, math.nan
+        figures = sub.group_by("l2", "set_id", "figure_id").agg(pl.col("hit").all())
+        questions = sub.group_by("l2", "set_id", "question_id").agg(pl.col("hit").all())
+        return (
+            name,
+            _pct(int(sub["hit"].sum()), n),
+            _pct(int(figures["hit"].sum()), figures.height),
+            _pct(int(questions["hit"].sum()), questions.height),
+        )
+
+    out = [one("Overall", keyed)]
+    groups = (["category"] if has_category else []) + ["l2"]
+    for col in groups:
+        values = keyed[col].unique().sort(nulls_last=True).to_list()
+        for v in values:
+            # A missing value equals no row in the reference (NaN == NaN is False): NaN metrics.
+            sub = keyed.clear() if v is None else keyed.filter(pl.col(col) == v)
+            out.append(one(v, sub))
+    return pl.DataFrame(out, schema=_HALLUSION_SCHEMA, orient="row"), None
+
+
+# --------------------------------------------------------------------------------------
+# grade
+# --------------------------------------------------------------------------------------
+
+
+def _judge_rows(frame: pl.DataFrame, work: pl.DataFrame, judge: Judge, variant: str) -> pl.DataFrame:
+    """Ask ``judge`` about each Unknown row (the reference's ``YOrN_auxeval``): its reply goes
+    through the same extraction. One call per row (the reference retries at rising
+    temperatures, which a cached judge cannot vary)."""
+    if "question" not in frame.columns:
+        raise ValueError("a judge needs the 'question' column")
+    unknown = work["extracted"] == "Unknown"
+    idx = unknown.arg_true().to_list()
+    questions = _text(frame["question"]).to_list()
+    preds = work["prediction"].to_list()
+    extracted = work["extracted"].to_list()
+    rules = work["rule"].to_list()
+    status = work["status"].to_list()
+    reasons = work["reason"].to_list()
+    for i in idx:
+        try:
+            reply = judge(judge_prompt(questions[i], preds[i]))
+        except Exception as e:  # noqa: BLE001 - one failed call marks its row, the rest go on
+            status[i] = "judge_error"
+            reasons[i] = f"judge_error: {type(e).__name__}: {e}; the row stays Unknown"
+            continue
+        ans, _ = yorn_extract_explained(reply, variant)
+        extracted[i] = ans
+        rules[i] = "judge"
+        status[i] = "ok" if ans != "Unknown" else "unknown"
+        reasons[i] = f"judge: the judge's reply reads {ans}" + ("" if ans != "Unknown" else " (scored 0 as the reference)")
+    return work.with_columns(
+        pl.Series("extracted", extracted, pl.String),
+        pl.Series("rule", rules, pl.String),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+
+
+def grade(
+    frame: pl.DataFrame,
+    *,
+    benchmark: str = "mme",
+    variant: str | None = None,
+    seed: int = 0,
+    judge: Judge | None = None,
+) -> GradeResult:
+    """Grade a VLMEvalKit yes/no result table (``{model}_{MME,POPE,HallusionBench}.xlsx``).
+
+    Needs ``prediction`` and ``answer``; MME also ``category`` and ``image_path``; POPE
+    ``category`` (optional: without it only ``Overall``); HallusionBench ``index``
+    (``…_set_figure_question``) and ``l2-category`` (``category`` optional).
+
+    ``rows``: every input row in order, plus ``extracted`` (``Yes``/``No``/``Unknown``),
+    ``rule`` (``yes``, ``no``, ``both``, ``neither``, or ``judge``), ``score`` (1.0/0.0),
+    ``status`` (``ok``; ``unknown`` where no answer was read, scored 0 as the reference;
+    ``judge_error``) and ``reason``. ``report``: the dataset's ``_score.csv``. ``stats``:
+    counts, rule counts, the variant, and ``reference_error`` where the reference would
+    raise on the table (the affected report values are null).
+
+    ``variant``: ``"classic"`` (default) or ``"2025-05"``. ``judge`` (prompt -> reply),
+    when given, is asked about the Unknown rows. ``seed`` is unused (no random draw).
+    """
+    frame = _check_frame(frame)
+    bench = BENCHMARKS.get(benchmark.lower()) if isinstance(benchmark, str) else None
+    if bench is None:
+        raise ValueError(f"unknown yes/no benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
+    variant = DEFAULT_VARIANT if variant is None else variant
+    _check_variant(variant)
+    for name in ("prediction", "answer"):
+        _require(frame, name, bench)
+    if bench == "mme":
+        _require(frame, "category", bench)
+        _require(frame, "image_path", bench)
+    if bench == "hallusionbench":
+        _require(frame, "index", bench)
+        _require(frame, "l2-category", bench)
+
+    # str(x) of every prediction: a missing cell is NaN, read as "nan".
+    pred = _text(frame["prediction"]).fill_null("nan")
+    codes = pl.Series(_native.yorn_arrow(pred, variant))
+    rule = codes.replace_strict(list(range(len(RULES))), list(RULES), return_dtype=pl.String)
+    work = pl.DataFrame({"prediction": pred, "rule": rule}).with_columns(
+        pl.col("rule").replace_strict({"yes": "Yes", "no": "No"}, default="Unknown", return_dtype=pl.String).alias("extracted"),
+        pl.when(pl.col("rule").is_in(["yes", "no"])).then(pl.lit("ok")).otherwise(pl.lit("unknown")).alias("status"),
+        pl.col("rule").replace_strict(_REASON, return_dtype=pl.String).alias("reason"),
+    )
+    if judge is not None:
+        work = _judge_rows(frame, work, judge, variant)
+    answer = _text(frame["answer"])
+    work = work.with_columns(answer.alias("answer")).with_columns(
+        (pl.col("answer") == pl.col("extracted")).fill_null(False).alias("hit")
+    )
+
+    error = None
+    if bench == "mme":
+        rated = work.with_columns(_text(frame["category"]).alias("category"), _text(frame["image_path"]).alias("image_path"))
+        report, error = _mme(rated)
+    elif bench == "pope":
+        category = _text(frame["category"]) if "category" in frame.columns else pl.Series("category", [None] * frame.height, pl.String)
+        report = _pope(work.with_columns(category.alias("category")))
+    else:
+        has_category = "category" in frame.columns
+        rated = work.with_columns(
+            _text(frame["index"]).alias("index"),
+            _text(frame["l2-category"]).alias("l2"),
+            (_text(frame["category"]) if has_category else pl.lit(None, pl.String)).alias("category"),
+        )
+        report, error = _hallusion(rated, has_category)
+
+    rows = frame.with_columns(
+        work["extracted"],
+        work["rule"],
+        work["hit"].cast(pl.Float64).alias("score"),
+        work["status"],
+        work["reason"],
+    )
+    n = frame.height
+    correct = int(work["hit"].sum())
+    stats: dict[str, Any] = {
+        "benchmark": bench,
+        "variant": variant,
+        "rows": n,
+        "tasks": n,
+        "correct": correct,
+        "accuracy": correct / n if n else math.nan,
+        "unknown_rows": int((work["extracted"] == "Unknown").sum()),
+        "rules": dict(sorted(work.group_by("rule").len().iter_rows())),
+        "judge": judge is not None,
+        "judge_error_rows": int((work["status"] == "judge_error").sum()),
+        "reference_error": error,
+        "crashed_rows": 0,
+    }
+    return GradeResult(rows=rows, report=report, stats=stats)
