@@ -174,7 +174,8 @@ def _mme(work: pl.DataFrame) -> tuple[pl.DataFrame, str | None]:
     return report, error
 
 
-def _pope(work: pl.DataFrame) -> pl.DataFrame:
+def _pope(work: pl.DataFrame) -> tuple[pl.DataFrame, tuple[int, int]]:
+    """The report and (rows, right) counted by its Overall row (a row per category part)."""
     # One row per (row, category part): the reference's str.split(',') + explode.
     rows = work.select(
         pl.col("category").str.split(",").alias("split"),
@@ -192,16 +193,18 @@ def _pope(work: pl.DataFrame) -> pl.DataFrame:
     overall = rows.select(pl.lit("Overall").alias("split"), *agg)
     splits = rows.filter(pl.col("split").is_not_null()).group_by("split").agg(*agg).sort("split")
     out = []
+    counted = overall.row(0)[1:3]
     for name, n, k, tp, fp, fn in pl.concat([overall, splits]).iter_rows():
         precision = tp / (tp + fp) if (tp + fp) != 0 else 0
         recall = tp / (tp + fn) if (tp + fn) != 0 else 0
         f1 = 2 * (precision * recall) / (precision + recall) if (precision + recall) != 0 else 0
         out.append((name, f1 * 100, _pct(k, n), precision * 100, recall * 100))
-    return pl.DataFrame(
+    report = pl.DataFrame(
         out,
         schema={"split": pl.String, "Overall": pl.Float64, "acc": pl.Float64, "precision": pl.Float64, "recall": pl.Float64},
         orient="row",
     )
+    return report, counted
 
 
 _HALLUSION_SCHEMA = {"split": pl.String, "aAcc": pl.Float64, "fAcc": pl.Float64, "qAcc": pl.Float64}
@@ -337,12 +340,14 @@ def grade(
     )
 
     error = None
+    n = frame.height
+    tasks, correct = n, int(work["hit"].sum())
     if bench == "mme":
         rated = work.with_columns(_text(frame["category"]).alias("category"), _text(frame["image_path"]).alias("image_path"))
         report, error = _mme(rated)
     elif bench == "pope":
         category = _text(frame["category"]) if "category" in frame.columns else pl.Series("category", [None] * frame.height, pl.String)
-        report = _pope(work.with_columns(category.alias("category")))
+        report, (tasks, correct) = _pope(work.with_columns(category.alias("category")))
     else:
         has_category = "category" in frame.columns
         rated = work.with_columns(
@@ -359,15 +364,14 @@ def grade(
         work["status"],
         work["reason"],
     )
-    n = frame.height
-    correct = int(work["hit"].sum())
     stats: dict[str, Any] = {
         "benchmark": bench,
         "variant": variant,
         "rows": n,
-        "tasks": n,
+        # POPE counts a row once per split it belongs to, as its report's acc does.
+        "tasks": tasks,
         "correct": correct,
-        "accuracy": correct / n if n else math.nan,
+        "accuracy": correct / tasks if tasks else math.nan,
         "unknown_rows": int((work["extracted"] == "Unknown").sum()),
         "rules": dict(sorted(work.group_by("rule").len().iter_rows())),
         "judge": judge is not None,
