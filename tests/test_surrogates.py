@@ -241,8 +241,6 @@ def test_olympiad_fast_judge(pred: str, gt: str) -> None:
 
 # Still importing a twin, each for the reason given (see the report in the changelog).
 ALLOWED = {
-    # SymPy's half of MathJudger.is_equal runs from the twin in the worker pool.
-    "python/gaia_fast/math/olympiad.py",
     # PHYSICS and OlympiadBench scorers: report code and prompts, moving on their own branch.
     "python/gaia_fast/scorers/vlm/physics.py",
     "python/gaia_fast/scorers/vlm/olympiad.py",

@@ -24,14 +24,12 @@ from typing import Any, cast
 
 import gaia_fast._native as _nat
 from gaia_fast.math.pool import SympyPool
-# SymPy's half of MathJudger.is_equal still runs from the twin in the worker processes;
-# it needs a product implementation of its own.
-from gaia_fast.reference import vlm_olympiad as _twin
+from gaia_fast.math.olympiad_sympy import is_equal as _sympy_is_equal
 
 __all__ = ["Decision", "judge_many", "olympiad_equal", "olympiad_pool"]
 
 DEFAULT_TIMEOUT = 30.0
-_WARM = ("sympy", "sympy.parsing.latex", "gaia_fast.reference.vlm_olympiad")
+_WARM = ("sympy", "sympy.parsing.latex", "gaia_fast.math.olympiad_sympy")
 
 Precision = float | Sequence[float] | None
 
@@ -193,7 +191,7 @@ def judge_many(
         # Longest first: long texts take SymPy longest, and starting them early keeps every
         # worker busy until the end of the round.
         keys = sorted(requests, key=lambda k: len(k[0]) + len(k[1]), reverse=True)
-        outcomes = pool.map(_twin.is_equal, [(a, b, p, variant) for a, b, p in keys])
+        outcomes = pool.map(_sympy_is_equal, [(a, b, p, variant) for a, b, p in keys])
         sent += len(keys)
         for key, o in zip(keys, outcomes):
             if o.status == "ok":
