@@ -239,12 +239,8 @@ def test_olympiad_fast_judge(pred: str, gt: str) -> None:
 # No product path runs an oracle
 # --------------------------------------------------------------------------------------
 
-# Still importing a twin, each for the reason given (see the report in the changelog).
-ALLOWED = {
-    # PHYSICS and OlympiadBench scorers: report code and prompts, moving on their own branch.
-    "python/gaia_fast/scorers/vlm/physics.py",
-    "python/gaia_fast/scorers/vlm/olympiad.py",
-}
+# Product modules still importing a twin, each with its reason (none left).
+ALLOWED: set[str] = set()
 # Rust bindings: `_preprocess_latex` of PHYSICS still asks CPython's tables whether a
 # non-ASCII character is `\w` (the core has no such table yet).
 ALLOWED_RUST = {("rust/py/src/extract.rs", "gaia_fast.reference.vlm_physics")}
