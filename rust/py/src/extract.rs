@@ -1,8 +1,7 @@
 //! Bindings for `\boxed{}` extraction and the PHYSICS steps before SymPy.
 //!
 //! Strings cross as borrowed UTF-8, lone surrogates carried as in `wtf8`. Preprocessing
-//! that must class a non-ASCII character as `\w` is still decided by CPython's tables
-//! through `gaia_fast.reference.vlm_physics` (the core has no table for it yet).
+//! that must class a non-ASCII character as `\w` runs CPython's `re` (its tables decide).
 
 use gaia_fast_core::extract::{self, Style};
 use pyo3::exceptions::PyValueError;
@@ -12,8 +11,16 @@ use pyo3::types::{PyBytes, PyList, PyString};
 use crate::arrow_io::StrChunks;
 use crate::wtf8;
 
-fn twin<'py, A: pyo3::call::PyCallArgs<'py>>(py: Python<'py>, name: &str, args: A) -> PyResult<Bound<'py, PyAny>> {
-    py.import("gaia_fast.reference.vlm_physics")?.getattr(name)?.call1(args)
+/// `_preprocess_latex` (§4.2 step 2) through CPython's `re`, for text where a non-ASCII
+/// character must be classed as `\w` or not: CPython's Unicode tables decide that, and the
+/// core has no copy of them.
+fn preprocess_cpython_re<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
+    let re = s.py().import("re")?;
+    let t = re.call_method1("sub", (r"_\{.*?\}", "", s))?;
+    let t = re.call_method1("sub", (r"_\\?\w", "", t))?;
+    let t = t.call_method1("replace", ("\\left", ""))?;
+    let t = t.call_method1("replace", ("\\right", ""))?;
+    t.call_method1("replace", ("\\cdot", "*"))
 }
 
 fn parse_style(style: &str) -> PyResult<Style> {
@@ -57,8 +64,7 @@ fn physics_preprocess<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAn
     let tx = wtf8::texts(&[s])?;
     match extract::physics_preprocess(tx.get(0)) {
         Some(v) => Ok(tx.out(py, &v)?.into_any()),
-        // A non-ASCII character that must be classed as `\w`: CPython's tables decide.
-        None => twin(py, "physics_preprocess", (s,)),
+        None => preprocess_cpython_re(s),
     }
 }
 
