@@ -83,7 +83,7 @@ def test_all_null_and_empty_columns():
     assert gf.score_batch([], []).to_list() == []
 
 
-def test_lone_surrogates_fall_back_to_the_twin():
+def test_lone_surrogates_are_scored_like_the_twin():
     preds, truths = ["a\ud800", "x"], ["A\ud800", "y"]
     got = gf.score_batch(preds, truths).to_list()
     assert got == [twin.question_scorer(p, t) for p, t in zip(preds, truths)] == [True, False]

@@ -420,14 +420,14 @@ def test_float_pairs(x, y, rel):
 
 @settings(max_examples=300, deadline=None)
 @given(with_surrogate(), texts, st.booleans())
-def test_surrogate_pairs_fall_back_to_twin(s, other, swap):
+def test_surrogate_pairs_native_vs_twin(s, other, swap):
     p, t = (other, s) if swap else (s, other)
     _check_pair(p, t)
 
 
 def test_lone_surrogate_explicit():
     """A str holding a lone surrogate cannot become a Rust String; the native layer must
-    still answer (by asking the twin), with the twin's answer."""
+    still answer (carrying it as a Private Use character), with the twin's answer."""
     cases = [("\ud800", "\ud800"), ("x\udfff, 4", "X\udfff, 4"), ("\ud83d", "5"), (None, "a\udc00b"), ("\udc00", "a, b")]
     for p, t in cases:
         _check_pair(p, t)

@@ -356,8 +356,10 @@ def test_judge_fast_agrees_with_twin(pred, gt, precision, variant):
     assert (equal if status == "decided" else None) == want
 
 
-def test_surrogates_go_to_the_twin(pool):
-    assert nat.olympiad_judge_fast("\ud800", "1", None, "openbmb")[0] == "surrogate"
+def test_surrogates_are_decided_natively(pool):
+    assert nat.olympiad_judge_fast("1, \ud800", "1", None, "openbmb") == ("decided", False, "length_mismatch")
+    for pred, gt in (("\ud800", "1"), ("x+\ud800", "\ud800+x"), ("\frac{1}{2}, \ud800", "\ud800, 0.5")):
+        assert olympiad_equal(pred, gt, pool=pool) is ref.judge(pred, gt)
     assert olympiad_equal("\ud800", "\ud800", pool=pool) is True
     assert olympiad_equal("5\ud800", "5", pool=pool) is False
     assert nat.olympiad_extract("So the final answer is \ud800 ", False) == "\ud800"

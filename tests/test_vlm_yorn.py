@@ -410,3 +410,13 @@ def test_judge_reads_unknown_rows_only():
     assert rows["score"].to_list() == [1.0, 1.0, 0.0, 0.0]
     with pytest.raises(ValueError, match="'question'"):
         yorn.grade(frame.drop("question"), benchmark="pope", judge=judge)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["yes", "no", "Yes", "NO", " ", ".", ",", "5", "\n", "x", "\ud800", "\udfff", "\ue000", "\U000f0000"]), max_size=10).map("".join))
+def test_lone_surrogates_are_decided_natively_as_the_twin_does(text):
+    from gaia_fast.reference import vlm_yorn as twin
+
+    for variant in ("classic", "2025-05"):
+        assert _native.yorn_extract_explained(text, variant) == twin.yorn_extract_explained(text, variant)
+        assert _native.yorn_process_punctuation(text, variant) == twin.process_punctuation(text, variant)

@@ -4,7 +4,9 @@ expression ``expr.score``.
 Columns go to the native scorer through the Arrow C data interface without copying and are
 scored on all cores with the GIL released; Python never loops over rows here. The only
 exception is a plain Python list holding strings that are not valid Unicode scalar values
-(lone surrogates), which Arrow cannot carry: such a list is scored by the pure-Python twin.
+(lone surrogates), which Arrow cannot carry: its surrogates are swapped for Private Use
+characters no input uses (``_native.SurrogateWindow``, the same decisions), the columns
+are scored natively, and the reasons get their surrogates back.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ import polars as pl
 import pyarrow as pa
 
 from gaia_fast import _native
-from gaia_fast.reference import gaia as _twin
 
 __all__ = ["KIND", "SCORERS", "STATUS", "expr", "score_batch", "score_frame"]
 
@@ -43,7 +44,7 @@ def _check_scorer(scorer: str) -> None:
         raise ValueError(f"unknown scorer {scorer!r}; expected one of {', '.join(map(repr, SCORERS))}")
 
 
-class _NeedsTwin(Exception):
+class _Surrogates(Exception):
     """A list cannot cross as Arrow (lone surrogates)."""
 
 
@@ -66,7 +67,7 @@ def _arrow_column(values: Any, what: str) -> Any:
     try:
         return pa.array(items, type=pa.large_string())
     except UnicodeEncodeError as e:  # lone surrogates
-        raise _NeedsTwin from e
+        raise _Surrogates(items) from e
 
 
 def _to_series(column: Any, name: str) -> pl.Series:
@@ -87,35 +88,37 @@ def _score_columns(
     only: tuple[str, ...] | None = None,
 ) -> dict[str, pl.Series]:
     _check_scorer(scorer)
-    try:
-        pred = _arrow_column(predictions, "predictions")
-        truth = _arrow_column(truths, "truths")
-    except _NeedsTwin:
-        return _twin_columns(predictions, truths, scorer, number_tolerance, placeholder_is_missing, explain, levels)
+    window = None
+    pred, pred_list = _column_or_list(predictions, "predictions")
+    truth, truth_list = _column_or_list(truths, "truths")
+    if pred_list or truth_list:
+        pred, truth, window = _carried((pred, pred_list), (truth, truth_list))
     if levels is not None:
         levels = pl.Series(levels).cast(pl.Int64) if not isinstance(levels, pl.Series) else levels.cast(pl.Int64)
-    score_only = only == ("score",)
+    score_only = only == ("score",) and window is None
     out = _native.score_arrow(pred, truth, scorer, number_tolerance, placeholder_is_missing, explain, levels, score_only)
-    return {name: _to_series(col, name) for name, col in out.items() if only is None or name in only}
-
-
-def _twin_columns(predictions, truths, scorer, number_tolerance, placeholder_is_missing, explain, levels):
-    rows = _twin.score_rows(
-        list(predictions),
-        list(truths),
-        scorer=scorer,
-        number_tolerance=number_tolerance,
-        placeholder_is_missing=placeholder_is_missing,
-        levels=None if levels is None else list(levels),
-        explain=explain,
-    )
-    cols = {"score": pl.Series("score", rows["score"], dtype=_score_dtype(scorer))}
-    cols["status"] = pl.Series("status", rows["status"], dtype=pl.Categorical)
-    if "kind" in rows:
-        cols["kind"] = pl.Series("kind", rows["kind"], dtype=pl.Categorical)
-    if explain:
-        cols["reason"] = pl.Series("reason", rows["reason"], dtype=pl.String)
+    cols = {name: _to_series(col, name) for name, col in out.items() if only is None or name in only}
+    if window is not None and "reason" in cols:
+        cols["reason"] = pl.Series("reason", window.decode_many(cols["reason"].to_list()), dtype=pl.String)
     return cols
+
+
+def _column_or_list(values: Any, what: str) -> tuple[Any, bool]:
+    """An Arrow column, or (lone surrogates) the checked list of ``str``/``None``."""
+    try:
+        return _arrow_column(values, what), False
+    except _Surrogates as e:
+        return e.args[0], True
+
+
+def _carried(*columns: tuple[Any, bool]) -> tuple[Any, Any, Any]:
+    """Both columns as Arrow with their lone surrogates swapped for Private Use
+    characters that neither column uses; the window maps results back."""
+    lists = [c if is_list else pl.Series(c).cast(pl.String).to_list() for c, is_list in columns]
+    window = _native.SurrogateWindow.choose([*lists[0], *lists[1]])
+    encode = window.encode
+    pred, truth = (pa.array([None if v is None else encode(v) for v in col], type=pa.large_string()) for col in lists)
+    return pred, truth, window
 
 
 def score_batch(

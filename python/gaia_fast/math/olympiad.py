@@ -24,12 +24,12 @@ from typing import Any, cast
 
 import gaia_fast._native as _nat
 from gaia_fast.math.pool import SympyPool
-from gaia_fast.reference import vlm_olympiad as _twin
+from gaia_fast.math.olympiad_sympy import is_equal as _sympy_is_equal
 
 __all__ = ["Decision", "judge_many", "olympiad_equal", "olympiad_pool"]
 
 DEFAULT_TIMEOUT = 30.0
-_WARM = ("sympy", "sympy.parsing.latex", "gaia_fast.reference.vlm_olympiad")
+_WARM = ("sympy", "sympy.parsing.latex", "gaia_fast.math.olympiad_sympy")
 
 Precision = float | Sequence[float] | None
 
@@ -64,9 +64,13 @@ def olympiad_pool(timeout: float = DEFAULT_TIMEOUT) -> SympyPool:
     return pool
 
 
+#: The judges: the benchmark authors' and VLMEvalKit's port.
+VARIANTS = ("openbmb", "vlmevalkit")
+
+
 def _check_variant(variant: str) -> None:
-    if variant not in _twin.VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}; expected one of {_twin.VARIANTS}")
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; expected one of {VARIANTS}")
 
 
 def _precision_list(precision: Precision, n: int) -> list[float]:
@@ -137,7 +141,6 @@ def judge_many(
         raise ValueError("predictions, gts and precisions differ in length")
     out: list[Decision | None] = [None] * n
     jobs: list[_Job] = []
-    whole: list[int] = []  # strings with lone surrogates: the twin's judge in the pool
     for i in range(n):
         prec = None if precisions is None else precisions[i]
         status, equal, path = _nat.olympiad_judge_fast(predictions[i], gts[i], prec, variant)
@@ -145,14 +148,12 @@ def judge_many(
             out[i] = Decision(equal, "ok", path)
         elif status == "index_error":
             out[i] = Decision(None, "index_error", None)
-        elif status == "surrogate":
-            whole.append(i)
         else:
             plan = _nat.olympiad_plan(predictions[i], gts[i])
             assert plan is not None  # pending means the pairing was reached
             list1, list2 = plan
             jobs.append(_Job(i, (list1, list2, _precision_list(prec, len(list1)))))
-    if not jobs and not whole:
+    if not jobs:
         return out  # type: ignore[return-value]
     pool = pool or olympiad_pool(timeout)
     known: dict[tuple[str, str, float], bool] = {}
@@ -190,7 +191,7 @@ def judge_many(
         # Longest first: long texts take SymPy longest, and starting them early keeps every
         # worker busy until the end of the round.
         keys = sorted(requests, key=lambda k: len(k[0]) + len(k[1]), reverse=True)
-        outcomes = pool.map(_twin.is_equal, [(a, b, p, variant) for a, b, p in keys])
+        outcomes = pool.map(_sympy_is_equal, [(a, b, p, variant) for a, b, p in keys])
         sent += len(keys)
         for key, o in zip(keys, outcomes):
             if o.status == "ok":
@@ -202,19 +203,6 @@ def judge_many(
             if job.want in flags and job.flag == "ok":
                 job.flag = flags[job.want]
         active = still
-    if whole:
-        items = [
-            (predictions[i], gts[i], 1e-8 if precisions is None or precisions[i] is None else precisions[i], variant)
-            for i in whole
-        ]
-        for i, o in zip(whole, pool.map(_twin.judge, items)):
-            if o.status == "ok":
-                out[i] = Decision(bool(o.value), "ok", "sympy")
-            elif o.status == "error" and (o.error or "").startswith("IndexError"):
-                out[i] = Decision(None, "index_error", None)
-            else:
-                out[i] = Decision(False, "timeout" if o.status == "timeout" else "worker_error", "sympy")
-        sent += len(items)
     if stats is not None:
         stats["sympy_pairs"] = stats.get("sympy_pairs", 0) + sent
         stats["sympy_timeouts"] = stats.get("sympy_timeouts", 0) + sum(1 for f in flags.values() if f == "timeout")

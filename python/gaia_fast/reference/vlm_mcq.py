@@ -32,6 +32,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+# The benchmarks' fixed tables and prompt texts, shared with the scorer.
+from gaia_fast.scorers.vlm.mcq_tables import (
+    GROUPS,
+    JUDGE_PROMPT_CN,
+    JUDGE_PROMPT_EN,
+    MMB_ABBRS,
+    MMMU_LETTERS,
+    MMMU_SHEETS,
+    MMT_ABBRS,
+    OPTIONS_HEADER,
+    VARIANTS,
+    VMC_COLUMNS,
+)
+
 __all__ = [
     "GROUPS",
     "MMB_ABBRS",
@@ -65,8 +79,6 @@ __all__ = [
     "vmcbench_row",
 ]
 
-#: Matcher versions (spec §0).
-VARIANTS = ("classic", "2025-08", "2026-06", "dcvlr", "2023-12")
 
 #: Which rule decided, in the order of the native codes (``_native.MCQ_RULES``).
 RULES = (
@@ -389,7 +401,7 @@ def cn_string(s: str) -> bool:
 
 def build_option_str(choices: Mapping[str, Any]) -> str:
     """VLMEvalKit ``build_option_str``."""
-    s = "There are several options: \n"
+    s = OPTIONS_HEADER
     for c, content in choices.items():
         if not _isna(content):
             s += f"{c}. {content}\n"
@@ -398,39 +410,13 @@ def build_option_str(choices: Mapping[str, Any]) -> str:
 
 def build_prompt(question: str, options: str, prediction: str) -> str:
     """VLMEvalKit ``build_prompt`` (the judge prompt for English questions)."""
-    tmpl = (
-        "You are an AI assistant who will help me to match "
-        "an answer with several options of a single-choice question. "
-        "You are provided with a question, several options, and an answer, "
-        "and you need to find which option is most similar to the answer. "
-        "If the meaning of all options are significantly different from the answer, output Z. "
-        "Your should output a single uppercase character in A, B, C, D (if they are valid options), and Z. \n"
-        "Example 1: \n"
-        "Question: What is the main object in image?\nOptions: A. teddy bear B. rabbit C. cat D. dog\n"
-        "Answer: a cute teddy bear\nYour output: A\n"
-        "Example 2: \n"
-        "Question: What is the main object in image?\nOptions: A. teddy bear B. rabbit C. cat D. dog\n"
-        "Answer: Spider\nYour output: Z\n"
-        "Example 3: \n"
-        "Question: {}?\nOptions: {}\nAnswer: {}\nYour output: "
-    )
+    tmpl = JUDGE_PROMPT_EN
     return tmpl.format(question, options, prediction)
 
 
 def build_prompt_cn(question: str, options: str, prediction: str) -> str:
     """VLMEvalKit ``build_prompt_cn`` (questions holding Chinese characters)."""
-    tmpl = (
-        "你是一个帮助我匹配答案与单选题中多个选项的 AI 助手。"
-        "你会被提供：一个问题，多个选项，一个答案。你的任务是找到与答案意义最相近的选项。"
-        "如果所有选项的意义都与答案显著不同，则输出 Z。"
-        "你应该输出一个单个的大写字母，例如 A, B, C, D（如果它们是有效选项），或 Z。"
-        "例 1:"
-        "问题: 图中最主要的物体是什么?\n选项: A. 泰迪熊 B. 兔子 C. 猫 D. 狗\n答案: 一只可爱的泰迪熊\n输出: A\n"
-        "例 2: \n"
-        "问题: 图中最主要的物体是什么?\n选项: A. 泰迪熊 B. 兔子 C. 猫 D. 狗\n答案: 蜘蛛\n输出: Z\n"
-        "例 3: \n"
-        "问题: {}?\n选项: {}\n答案: {}\n输出: "
-    )
+    tmpl = JUDGE_PROMPT_CN
     return tmpl.format(question, options, prediction)
 
 
@@ -502,16 +488,6 @@ def livexivvqa_item(
 # report_acc (spec §1.6)
 # --------------------------------------------------------------------------------------
 
-MMB_ABBRS = {
-    "coarse_perception": "CP",
-    "finegrained_perception (instance-level)": "FP-S",
-    "finegrained_perception (cross-instance)": "FP-C",
-    "logic_reasoning": "LR",
-    "relation_reasoning": "RR",
-    "attribute_reasoning": "AR",
-}
-
-
 @dataclass
 class ReportAcc:
     """``report_acc`` output: ``columns`` (without ``split``), ``splits`` (sorted; the
@@ -560,16 +536,6 @@ def report_acc(rows: Sequence[Mapping[str, Any]]) -> ReportAcc:
 # --------------------------------------------------------------------------------------
 # report_vmc_acc (spec §2.3)
 # --------------------------------------------------------------------------------------
-
-GROUPS = {
-    "General": ("SEEDBench", "MMStar", "A-OKVQA", "VizWiz", "MMVet", "VQAv2", "OKVQA"),
-    "Reasoning": ("MMMU", "MathVista", "ScienceQA", "RealWorldQA", "GQA", "MathVision"),
-    "OCR": ("TextVQA", "OCRVQA"),
-    "Doc & Chart": ("AI2D", "ChartQA", "DocVQA", "InfoVQA", "TableVQABench"),
-}
-#: Output columns of ``report_vmc_acc``, in order.
-VMC_COLUMNS = ("Overall", *GROUPS, *(name for members in GROUPS.values() for name in members))
-
 
 def numpy_round2(v: float) -> float:
     """``numpy.round(v, 2)``: ``rint(v * 100) / 100``, ties to even (not Python's ``round``)."""
@@ -624,12 +590,6 @@ def report_vmc_acc(rows: Sequence[Mapping[str, Any]], missing_sources: str = "er
 # --------------------------------------------------------------------------------------
 # MMMU_eval (VLMEvalKit 24ebca6b, 2023-12; realdata README §3.2)
 # --------------------------------------------------------------------------------------
-
-#: The four sheets of ``MMMU_eval``'s ``_acc.xlsx``: sheet (and first column) name -> the
-#: result-table column it groups by.
-MMMU_SHEETS = {"field": "field", "subfield": "subfield", "difficulty": "topic_difficulty", "image_type": "image_type"}
-MMMU_LETTERS = "ABCDEFGHI"
-
 
 def mmmu_open_match(prediction: object, answer: object) -> bool:
     """``MMMU_eval``'s open-question test: the lowercased answer inside the lowercased
@@ -790,20 +750,6 @@ def mcq_circular_eval(
 # --------------------------------------------------------------------------------------
 # report_acc_MMT (VLMEvalKit multiple_choice.py)
 # --------------------------------------------------------------------------------------
-
-MMT_ABBRS = {
-    "visual_recognition": "VR", "localization": "Loc", "ocr": "OCR", "counting": "Count",
-    "hallucination": "HLN", "image_retrieval": "IR", "threed": "3D", "visual_captioning": "VC",
-    "visual_grounding": "VG", "doc_understanding": "DU", "action_recognition": "AR",
-    "pixel_level_perception": "PLP", "image-to-image_translation": "I2IT", "relation_reasoning": "RR",
-    "intelligence_quotient_test": "IQT", "emotion": "Emo", "visual_illusion": "VI",
-    "meme_understanding": "MemU", "visual_prompt_understanding": "VPU", "anomaly_detection": "AND",
-    "keypoint_detection": "KD", "visual_commonsense_reasoning": "VCR", "image_evaluation_judgement": "IEJ",
-    "multiple_image_analysis": "MIA", "cross_image_matching": "CIM", "temporal_understanding": "TU",
-    "visual_code": "VP", "medical_understanding": "MedU", "autonomous_driving": "AUD",
-    "discipline_knowledge_reasoning": "DKR", "embodied_ai": "EA", "gui_navigation": "GN",
-}  # fmt: skip
-
 
 def report_acc_mmt(rows: Sequence[Mapping[str, Any]]) -> tuple[list[Any], dict[str, list[float]] | None]:
     """``report_acc_MMT`` over rows in the reference's order (sorted by index) with ``hit``,

@@ -1,9 +1,8 @@
 """GAIA scoring: the leaderboard's ``question_scorer``, the TypeScript agents'
 bidirectional-substring rule and a graded 0–1 scorer.
 
-Scalar functions are the native ones (GIL-free Rust); strings the native path cannot take
-(lone surrogates) are decided by the pure-Python twin in :mod:`gaia_fast.reference.gaia`,
-with the same result.
+Scalar functions are the native ones (GIL-free Rust); strings holding lone surrogates are
+decided natively too (carried as Private Use characters no input uses, mapped back).
 """
 
 from __future__ import annotations

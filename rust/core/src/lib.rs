@@ -7,6 +7,7 @@ pub mod extract;
 pub mod gaia;
 pub mod olympiad;
 pub mod omni3d;
+pub mod surrogate;
 #[cfg(test)]
 mod test_rng;
 pub mod text;

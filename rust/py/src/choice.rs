@@ -1,22 +1,20 @@
 //! Bindings for multiple-choice parsing (VMCBench, LiveXivVQA).
 //!
 //! Scalar functions take the choice letters as one string (`"ABCD"`) and the option texts as
-//! a list, already validated and `str()`-ed by the Python wrapper; a string holding a lone
-//! surrogate (not UTF-8) is decided by the pure-Python twin. The column driver takes Arrow
+//! a list, already validated and `str()`-ed by the Python wrapper; lone surrogates are
+//! carried as in `wtf8`. The column driver takes Arrow
 //! string columns and returns one `bytes` object per result column (a byte per row).
 
 use gaia_fast_core::choice::{self, Choice, Mode, Rule, Variant};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyBytes, PyDict, PyString};
 
 use std::sync::Arc;
 
 use arrow_array::UInt8Array;
 
 use crate::arrow_io::{column, StrChunks};
-
-const TWIN: &str = "gaia_fast.reference.vlm_mcq";
 
 fn variant_of(name: &str) -> PyResult<Variant> {
     Variant::from_name(name).ok_or_else(|| {
@@ -42,33 +40,20 @@ fn check_letters(letters: &str, n: usize) -> PyResult<&[u8]> {
     Ok(b)
 }
 
-/// Run `f` on UTF-8 views of `text` and `texts`, or hand the call to the twin's `twin_fn`
-/// when one of them holds a lone surrogate.
+/// Run `f` on UTF-8 views of `text` and `texts` (lone surrogates carried as in `wtf8`;
+/// the results are letters and rule names, never text of the input).
 fn decide<'py>(
     text: &Bound<'py, PyString>,
     letters: &str,
     texts: &[Bound<'py, PyString>],
-    twin_fn: &str,
-    extra: Option<&str>,
     f: impl FnOnce(&str, &[Choice]) -> choice::Decision,
 ) -> PyResult<(Option<String>, String)> {
     let letters_b = check_letters(letters, texts.len())?;
-    let views: Option<Vec<&str>> = texts.iter().map(|t| t.to_str().ok()).collect();
-    if let (Ok(t), Some(views)) = (text.to_str(), views) {
-        let choices: Vec<Choice> = letters_b.iter().zip(views).map(|(&letter, text)| Choice { letter, text }).collect();
-        let d = f(t, &choices);
-        return Ok((d.letter.map(|l| (l as char).to_string()), d.rule.name().to_string()));
-    }
-    let py = text.py();
-    let dict = PyDict::new(py);
-    for (l, t) in letters.chars().zip(texts) {
-        dict.set_item(l.to_string(), t)?;
-    }
-    let twin = py.import(TWIN)?.getattr(twin_fn)?;
-    match extra {
-        Some(v) => twin.call1((text, dict, v))?.extract(),
-        None => twin.call1((text, dict))?.extract(),
-    }
+    let items: Vec<&Bound<'py, PyString>> = std::iter::once(text).chain(texts).collect();
+    let tx = crate::wtf8::texts(&items)?;
+    let choices: Vec<Choice> = letters_b.iter().enumerate().map(|(j, &letter)| Choice { letter, text: tx.get(j + 1) }).collect();
+    let d = f(tx.get(0), &choices);
+    Ok((d.letter.map(|l| (l as char).to_string()), d.rule.name().to_string()))
 }
 
 /// VLMEvalKit `can_infer` of `variant`: (letter | "Z" | None, rule name).
@@ -81,7 +66,7 @@ fn can_infer_explained<'py>(
     variant: &str,
 ) -> PyResult<(Option<String>, String)> {
     let v = variant_of(variant)?;
-    decide(answer, letters, &texts, "can_infer_explained", Some(variant), |a, c| choice::can_infer(a, c, v))
+    decide(answer, letters, &texts, |a, c| choice::can_infer(a, c, v))
 }
 
 /// VMCBench/MMMU `parse_multi_choice_response`: (letter | None, rule name).
@@ -91,7 +76,7 @@ fn parse_multi_choice_explained<'py>(
     letters: &str,
     texts: Vec<Bound<'py, PyString>>,
 ) -> PyResult<(Option<String>, String)> {
-    decide(response, letters, &texts, "parse_multi_choice_explained", None, choice::parse_multi_choice)
+    decide(response, letters, &texts, choice::parse_multi_choice)
 }
 
 /// The seeded fallback draw: an index in `range(k)` for row `key`.
@@ -100,9 +85,13 @@ fn fallback_index(key: &Bound<'_, PyString>, seed: u64, k: usize) -> PyResult<us
     if k == 0 {
         return Err(PyValueError::new_err("empty pool"));
     }
+    // The draw hashes the key's 'surrogatepass' UTF-8 bytes, lone surrogates included.
     match key.to_str() {
         Ok(s) => Ok(choice::fallback_index(seed, s.as_bytes(), k)),
-        Err(_) => key.py().import(TWIN)?.getattr("fallback_index")?.call1((seed, key, k))?.extract(),
+        Err(_) => {
+            let raw = key.call_method1("encode", ("utf-8", "surrogatepass"))?;
+            Ok(choice::fallback_index(seed, raw.cast::<PyBytes>()?.as_bytes(), k))
+        }
     }
 }
 

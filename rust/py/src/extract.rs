@@ -1,8 +1,7 @@
 //! Bindings for `\boxed{}` extraction and the PHYSICS steps before SymPy.
 //!
-//! Strings cross as borrowed UTF-8; a string holding a lone surrogate (not UTF-8) is
-//! handed to the pure-Python twin `gaia_fast.reference.vlm_physics`, as is preprocessing
-//! that must class a non-ASCII character as `\w` (CPython's tables decide that).
+//! Strings cross as borrowed UTF-8, lone surrogates carried as in `wtf8`. Preprocessing
+//! that must class a non-ASCII character as `\w` runs CPython's `re` (its tables decide).
 
 use gaia_fast_core::extract::{self, Style};
 use pyo3::exceptions::PyValueError;
@@ -10,9 +9,18 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
 
 use crate::arrow_io::StrChunks;
+use crate::wtf8;
 
-fn twin<'py, A: pyo3::call::PyCallArgs<'py>>(py: Python<'py>, name: &str, args: A) -> PyResult<Bound<'py, PyAny>> {
-    py.import("gaia_fast.reference.vlm_physics")?.getattr(name)?.call1(args)
+/// `_preprocess_latex` (§4.2 step 2) through CPython's `re`, for text where a non-ASCII
+/// character must be classed as `\w` or not: CPython's Unicode tables decide that, and the
+/// core has no copy of them.
+fn preprocess_cpython_re<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
+    let re = s.py().import("re")?;
+    let t = re.call_method1("sub", (r"_\{.*?\}", "", s))?;
+    let t = re.call_method1("sub", (r"_\\?\w", "", t))?;
+    let t = t.call_method1("replace", ("\\left", ""))?;
+    let t = t.call_method1("replace", ("\\right", ""))?;
+    t.call_method1("replace", ("\\cdot", "*"))
 }
 
 fn parse_style(style: &str) -> PyResult<Style> {
@@ -32,53 +40,47 @@ fn parse_style(style: &str) -> PyResult<Style> {
 /// StopIteration (`style="physics-final"` only).
 #[pyfunction]
 #[pyo3(signature = (text, style="balanced"))]
-fn extract_boxed<'py>(text: &Bound<'py, PyString>, style: &str) -> PyResult<Bound<'py, PyAny>> {
+fn extract_boxed<'py>(text: &Bound<'py, PyString>, style: &str) -> PyResult<Option<Vec<Bound<'py, PyString>>>> {
     let st = parse_style(style)?;
-    let py = text.py();
-    match text.to_str() {
-        Ok(t) => Ok(extract::extract(t, st).into_pyobject(py)?.into_any()),
-        Err(_) => twin(py, "extract_boxed", (text, style)),
-    }
+    let tx = wtf8::texts(&[text])?;
+    boxes_out(&tx, text.py(), extract::extract(tx.get(0), st))
+}
+
+fn boxes_out<'py, S: AsRef<str>>(tx: &wtf8::Texts, py: Python<'py>, boxes: Option<Vec<S>>) -> PyResult<Option<Vec<Bound<'py, PyString>>>> {
+    boxes.map(|b| b.iter().map(|s| tx.out(py, s.as_ref())).collect()).transpose()
 }
 
 /// The nested-box step of the reference (`extract_final_answer`); `None` = StopIteration.
 #[pyfunction]
-fn physics_final<'py>(x: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-    let py = x.py();
-    match x.to_str() {
-        Ok(t) => Ok(extract::physics_final(t).into_pyobject(py)?.into_any()),
-        Err(_) => twin(py, "physics_final", (x,)),
-    }
+fn physics_final<'py>(x: &Bound<'py, PyString>) -> PyResult<Option<Bound<'py, PyString>>> {
+    let tx = wtf8::texts(&[x])?;
+    extract::physics_final(tx.get(0)).map(|v| tx.out(x.py(), v)).transpose()
 }
 
 /// `_preprocess_latex` of `is_equiv` (§4.2 step 2).
 #[pyfunction]
 fn physics_preprocess<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
     let py = s.py();
-    match s.to_str().ok().and_then(extract::physics_preprocess) {
-        Some(v) => Ok(PyString::new(py, &v).into_any()),
-        None => twin(py, "physics_preprocess", (s,)),
+    let tx = wtf8::texts(&[s])?;
+    match extract::physics_preprocess(tx.get(0)) {
+        Some(v) => Ok(tx.out(py, &v)?.into_any()),
+        None => preprocess_cpython_re(s),
     }
 }
 
 /// `_extract_core_eq` of `is_equiv` (§4.2 step 3).
 #[pyfunction]
-fn physics_core<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-    let py = s.py();
-    match s.to_str() {
-        Ok(t) => Ok(PyString::new(py, extract::physics_core(t)).into_any()),
-        Err(_) => twin(py, "physics_core", (s,)),
-    }
+fn physics_core<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyString>> {
+    let tx = wtf8::texts(&[s])?;
+    tx.out(s.py(), extract::physics_core(tx.get(0)))
 }
 
 /// SymPy's verdict on two cores where it is known without SymPy: 1 proven (True), 0
 /// False, 3 None (SymPy raises), 2 unknown (ask SymPy).
 #[pyfunction]
 fn physics_sympy_fast(a: &Bound<'_, PyString>, b: &Bound<'_, PyString>) -> PyResult<u8> {
-    match (a.to_str(), b.to_str()) {
-        (Ok(x), Ok(y)) => Ok(extract::sympy_fast(x, y).code()),
-        _ => twin(a.py(), "sympy_fast", (a, b))?.extract(),
-    }
+    let tx = wtf8::texts(&[a, b])?;
+    Ok(extract::sympy_fast(tx.get(0), tx.get(1)).code())
 }
 
 /// [`physics_sympy_fast`] for many raw (pred, gt) pairs: preprocess, core, decide.

@@ -1,7 +1,7 @@
 //! `gaia_fast._native`: thin PyO3 bindings over `gaia-fast-core`.
 //!
-//! Strings cross as borrowed UTF-8; a Python string holding a lone surrogate cannot, and
-//! is handed to the pure-Python twin instead (same decision, slower). Columns cross through
+//! Strings cross as borrowed UTF-8; a Python string holding lone surrogates is carried in a
+//! Private Use window (`wtf8`), so every decision is native. Columns cross through
 //! the Arrow C data interface without copying; scoring runs with the GIL released.
 
 mod arrow_io;
@@ -9,6 +9,7 @@ mod choice;
 mod extract;
 mod olympiad;
 mod omni3d;
+mod wtf8;
 mod yorn;
 
 use gaia_fast_core::batch::{self, Options, Scorer, StrColumn};
@@ -16,13 +17,7 @@ use gaia_fast_core::gaia::{self, Official};
 use gaia_fast_core::text;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::BoundObject;
 use pyo3::types::{PyDict, PyString};
-
-/// Borrow `obj` as UTF-8 when possible (the common case) without copying.
-fn borrow_str<'a>(obj: &'a Bound<'_, PyAny>) -> Option<&'a str> {
-    obj.cast::<PyString>().ok()?.to_str().ok()
-}
 
 fn check_str(obj: &Bound<'_, PyAny>, what: &str, hint: &str) -> PyResult<()> {
     if obj.is_instance_of::<PyString>() {
@@ -32,30 +27,28 @@ fn check_str(obj: &Bound<'_, PyAny>, what: &str, hint: &str) -> PyResult<()> {
     Err(PyTypeError::new_err(format!("{what} must be str, not {ty}{hint}")))
 }
 
-fn twin<'py, A: pyo3::call::PyCallArgs<'py>>(py: Python<'py>, name: &str, args: A) -> PyResult<Bound<'py, PyAny>> {
-    py.import("gaia_fast.reference.gaia")?.getattr(name)?.call1(args)
-}
-
-/// Resolve (prediction: str | None, truth: str) as UTF-8 and run `$body`; a string that is
-/// not valid UTF-8 (lone surrogates) is decided by `$twin`; any other type is a TypeError.
-macro_rules! with_pair {
-    ($pred:expr, $truth:expr, $hint:expr, $twin:expr, |$p:ident, $t:ident| $body:expr) => {{
-        let fast = match ($pred.is_none(), borrow_str($pred), borrow_str($truth)) {
-            (true, _, Some(t)) => Some((None, t)),
-            (false, Some(p), Some(t)) => Some((Some(p), t)),
-            _ => None,
-        };
-        match fast {
-            Some(($p, $t)) => Ok($body),
-            None => {
-                if !$pred.is_none() {
-                    check_str($pred, "prediction", $hint)?;
-                }
-                check_str($truth, "truth", $hint)?;
-                $twin
-            }
-        }
-    }};
+/// Resolve (prediction: str | None, truth: str) as UTF-8 (lone surrogates carried in a
+/// Private Use window, see `wtf8`) and run `f`; any other type is a TypeError.
+fn with_pair<R>(
+    pred: &Bound<'_, PyAny>,
+    truth: &Bound<'_, PyAny>,
+    hint: &str,
+    f: impl FnOnce(Option<&str>, &str, &wtf8::Texts) -> PyResult<R>,
+) -> PyResult<R> {
+    let p = if pred.is_none() {
+        None
+    } else {
+        check_str(pred, "prediction", hint)?;
+        Some(pred.cast::<PyString>()?)
+    };
+    check_str(truth, "truth", hint)?;
+    let t = truth.cast::<PyString>()?;
+    let items: Vec<&Bound<'_, PyString>> = p.into_iter().chain([t]).collect();
+    let tx = wtf8::texts(&items)?;
+    match p {
+        Some(_) => f(Some(tx.get(0)), tx.get(1), &tx),
+        None => f(None, tx.get(0), &tx),
+    }
 }
 
 /// `str(obj)` for non-str, non-None arguments when the caller asked for coercion.
@@ -70,7 +63,6 @@ fn coerced<'py>(obj: &Bound<'py, PyAny>, coerce: bool, keep_none: bool) -> PyRes
 #[pyfunction]
 #[pyo3(signature = (model_answer, ground_truth, number_tolerance=None, *, coerce=false))]
 fn question_scorer(
-    py: Python<'_>,
     model_answer: &Bound<'_, PyAny>,
     ground_truth: &Bound<'_, PyAny>,
     number_tolerance: Option<f64>,
@@ -78,98 +70,83 @@ fn question_scorer(
 ) -> PyResult<bool> {
     let opt = Official { number_tolerance, lower: true };
     let (pred, truth) = (coerced(model_answer, coerce, true)?, coerced(ground_truth, coerce, false)?);
-    with_pair!(&pred, &truth, " (pass coerce=True to apply str())",
-        twin(py, "question_scorer", (&pred, &truth, number_tolerance))?.extract(),
-        |p, t| gaia::official(p, t, opt, &mut ()))
+    with_pair(&pred, &truth, " (pass coerce=True to apply str())", |p, t, _| Ok(gaia::official(p, t, opt, &mut ())))
 }
 
 /// The official decision with its one-line reason.
 #[pyfunction]
 #[pyo3(signature = (prediction, truth, number_tolerance=None, lower=true))]
-fn official_explained(
-    py: Python<'_>,
+fn official_explained<'py>(
+    py: Python<'py>,
     prediction: &Bound<'_, PyAny>,
     truth: &Bound<'_, PyAny>,
     number_tolerance: Option<f64>,
     lower: bool,
-) -> PyResult<(bool, String)> {
+) -> PyResult<(bool, Bound<'py, PyString>)> {
     let opt = Official { number_tolerance, lower };
-    with_pair!(prediction, truth, "",
-        twin(py, "official_explained", (prediction, truth, number_tolerance, lower))?.extract(),
-        |p, t| { let (ok, _, why) = gaia::official_explained(p, t, opt); (ok, why) })
+    with_pair(prediction, truth, "", |p, t, tx| {
+        let (ok, _, why) = gaia::official_explained(p, t, opt);
+        Ok((ok, tx.out(py, &why)?))
+    })
 }
 
 /// The TypeScript evaluator's bidirectional-substring rule. `None` prediction reads as "".
 #[pyfunction]
-fn lenient_match(py: Python<'_>, prediction: &Bound<'_, PyAny>, truth: &Bound<'_, PyAny>) -> PyResult<bool> {
-    with_pair!(prediction, truth, "",
-        twin(py, "lenient_match", (prediction, truth))?.extract(),
-        |p, t| gaia::lenient_match(p, t))
+fn lenient_match(prediction: &Bound<'_, PyAny>, truth: &Bound<'_, PyAny>) -> PyResult<bool> {
+    with_pair(prediction, truth, "", |p, t, _| Ok(gaia::lenient_match(p, t)))
 }
 
 #[pyfunction]
-fn lenient_reason(py: Python<'_>, prediction: &Bound<'_, PyAny>, truth: &Bound<'_, PyAny>) -> PyResult<String> {
-    with_pair!(prediction, truth, "",
-        twin(py, "lenient_reason", (prediction, truth))?.extract(),
-        |p, t| batch::lenient_reason(p, t))
+fn lenient_reason<'py>(py: Python<'py>, prediction: &Bound<'py, PyAny>, truth: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
+    with_pair(prediction, truth, "", |p, t, tx| tx.out(py, &batch::lenient_reason(p, t)))
 }
 
 /// Graded 0–1 score: (score, kind, explanation).
 #[pyfunction]
 #[pyo3(signature = (prediction, truth, level=None))]
-fn graded_score(
-    py: Python<'_>,
+fn graded_score<'py>(
+    py: Python<'py>,
     prediction: &Bound<'_, PyAny>,
     truth: &Bound<'_, PyAny>,
     level: Option<i64>,
-) -> PyResult<(f64, String, String)> {
-    with_pair!(prediction, truth, "",
-        twin(py, "graded_score", (prediction, truth, level))?.extract(),
-        |p, t| { let g = gaia::graded_score(p, t, level); (g.score, g.kind.name().to_string(), g.explanation) })
+) -> PyResult<(f64, &'static str, Bound<'py, PyString>)> {
+    with_pair(prediction, truth, "", |p, t, tx| {
+        let g = gaia::graded_score(p, t, level);
+        Ok((g.score, g.kind.name(), tx.out(py, &g.explanation)?))
+    })
 }
 
 // Text primitives, exposed for the exactness tests (code-point sweeps against CPython).
-// Each takes any Python str; one that is not valid UTF-8 (lone surrogates) goes to the twin.
+// Each takes any Python str; lone surrogates are carried as in `wtf8`.
 
-/// Run `f` on `s` as UTF-8, or return `fallback()` for strings with lone surrogates.
-fn on_text<'py, T: IntoPyObject<'py>>(
-    s: &Bound<'py, PyString>,
-    f: impl FnOnce(&str) -> T,
-    fallback: impl FnOnce() -> PyResult<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>>
-where
-    PyErr: From<T::Error>,
-{
-    match s.to_str() {
-        Ok(v) => Ok(f(v).into_pyobject(s.py())?.into_any().into_bound()),
-        Err(_) => fallback(),
-    }
+#[pyfunction]
+fn py_float(s: &Bound<'_, PyString>) -> PyResult<Option<f64>> {
+    Ok(text::py_float(wtf8::texts(&[s])?.get(0)))
 }
 
 #[pyfunction]
-fn py_float<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-    on_text(s, text::py_float, || twin(s.py(), "py_float", (s,)))
-}
-
-#[pyfunction]
-fn gaia_number<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-    on_text(s, |v| { let n = text::gaia_number(v); (n.value, n.parsed) }, || twin(s.py(), "gaia_number", (s,)))
+fn gaia_number(s: &Bound<'_, PyString>) -> PyResult<(f64, bool)> {
+    let n = text::gaia_number(wtf8::texts(&[s])?.get(0));
+    Ok((n.value, n.parsed))
 }
 
 #[pyfunction]
 #[pyo3(signature = (s, drop_punct=true, lower=true))]
-fn gaia_norm<'py>(s: &Bound<'py, PyString>, drop_punct: bool, lower: bool) -> PyResult<Bound<'py, PyAny>> {
-    on_text(s, |v| text::gaia_norm(v, text::NormRule { drop_punct, lower }), || twin(s.py(), "gaia_norm", (s, drop_punct, lower)))
+fn gaia_norm<'py>(s: &Bound<'py, PyString>, drop_punct: bool, lower: bool) -> PyResult<Bound<'py, PyString>> {
+    let tx = wtf8::texts(&[s])?;
+    tx.out(s.py(), &text::gaia_norm(tx.get(0), text::NormRule { drop_punct, lower }))
 }
 
 #[pyfunction]
-fn js_normalize<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-    on_text(s, text::js_normalize, || twin(s.py(), "js_normalize", (s,)))
+fn js_normalize<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyString>> {
+    let tx = wtf8::texts(&[s])?;
+    tx.out(s.py(), &text::js_normalize(tx.get(0)))
 }
 
 #[pyfunction]
-fn py_lower<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-    on_text(s, text::py_lower, || s.call_method0("lower"))
+fn py_lower<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyString>> {
+    let tx = wtf8::texts(&[s])?;
+    tx.out(s.py(), &text::py_lower(tx.get(0)))
 }
 
 /// The single code point of `ch`; a lone surrogate is reported as `None` (it is neither
@@ -269,6 +246,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(is_py_space_many, m)?)?;
     m.add_function(wrap_pyfunction!(score_arrow, m)?)?;
     m.add_class::<arrow_io::ArrowColumn>()?;
+    m.add_class::<wtf8::SurrogateWindow>()?;
     choice::register(m)?;
     extract::register(m)?;
     olympiad::register(m)?;

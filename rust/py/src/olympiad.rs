@@ -1,8 +1,7 @@
 //! Bindings for OlympiadBench extraction and fast paths (`gaia_fast_core::olympiad`).
 //!
-//! Strings are borrowed as UTF-8; one holding a lone surrogate goes to the pure-Python twin
-//! (`gaia_fast.reference.vlm_olympiad`) for the text functions, and is reported as
-//! `"surrogate"` by the judge so the caller can run the twin in the worker pool.
+//! Strings are borrowed as UTF-8; lone surrogates are carried as in `wtf8` (the pieces
+//! handed to SymPy get their surrogates back).
 
 use std::sync::Arc;
 
@@ -14,10 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::arrow_io::{self, StrChunks};
-
-fn twin<'py>(py: Python<'py>, name: &str, args: impl pyo3::call::PyCallArgs<'py>) -> PyResult<Bound<'py, PyAny>> {
-    py.import("gaia_fast.reference.vlm_olympiad")?.getattr(name)?.call1(args)
-}
+use crate::wtf8;
 
 fn variant_of(name: &str) -> PyResult<Variant> {
     Variant::parse(name).ok_or_else(|| {
@@ -33,51 +29,31 @@ fn olympiad_extract<'py>(py: Python<'py>, text: Option<&Bound<'py, PyString>>, i
     let Some(text) = text else {
         return Ok(PyString::new(py, core::extract_answer("nan", is_chinese)).into_any());
     };
-    match text.to_str() {
-        Ok(s) => Ok(PyString::new(py, core::extract_answer(s, is_chinese)).into_any()),
-        Err(_) => twin(py, "extract_answer", (text, is_chinese)),
-    }
+    let tx = wtf8::texts(&[text])?;
+    Ok(tx.out(py, core::extract_answer(tx.get(0), is_chinese))?.into_any())
 }
 
 /// The box step of the judge's preprocessing (§5.4 rules 1-2); `None` = ValueError.
 #[pyfunction]
 fn olympiad_boxed<'py>(py: Python<'py>, text: &Bound<'py, PyString>) -> PyResult<Option<Bound<'py, PyAny>>> {
-    match text.to_str() {
-        Ok(s) => Ok(core::boxed_content(s).map(|c| PyString::new(py, &c).into_any())),
-        Err(_) => match twin(py, "boxed_content", (text,)) {
-            Ok(v) => Ok(Some(v)),
-            Err(e) if e.is_instance_of::<PyValueError>(py) => Ok(None),
-            Err(e) => Err(e),
-        },
-    }
+    let tx = wtf8::texts(&[text])?;
+    core::boxed_content(tx.get(0)).map(|c| Ok(tx.out(py, &c)?.into_any())).transpose()
 }
 
 /// The judge's full preprocessing of one side (§5.4); `None` = ValueError.
 #[pyfunction]
 fn olympiad_preprocess<'py>(py: Python<'py>, text: &Bound<'py, PyString>) -> PyResult<Option<Bound<'py, PyAny>>> {
-    match text.to_str() {
-        Ok(s) => Ok(core::preprocess(s).map(|c| PyString::new(py, &c).into_any())),
-        Err(_) => match twin(py, "preprocess_one", (text,)) {
-            Ok(v) => Ok(Some(v)),
-            Err(e) if e.is_instance_of::<PyValueError>(py) => Ok(None),
-            Err(e) => Err(e),
-        },
-    }
+    let tx = wtf8::texts(&[text])?;
+    core::preprocess(tx.get(0)).map(|c| Ok(tx.out(py, &c)?.into_any())).transpose()
 }
 
 /// The piece list of a preprocessed answer: Chinese removed, top-level comma split,
 /// `\pm` expanded (§5.3 steps 4-6).
 #[pyfunction]
 fn olympiad_pieces<'py>(py: Python<'py>, text: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-    match text.to_str() {
-        Ok(s) => Ok(PyList::new(py, core::pieces(s))?.into_any()),
-        Err(_) => {
-            let m = py.import("gaia_fast.reference.vlm_olympiad")?;
-            let stripped = m.getattr("strip_chinese")?.call1((text,))?;
-            let split = m.getattr("split_by_comma")?.call1((stripped,))?;
-            m.getattr("trans_plus_minus_sign")?.call1((split,))
-        }
-    }
+    let tx = wtf8::texts(&[text])?;
+    let pieces: Vec<Bound<'py, PyString>> = core::pieces(tx.get(0)).iter().map(|p| tx.out(py, p)).collect::<PyResult<_>>()?;
+    Ok(PyList::new(py, pieces)?.into_any())
 }
 
 fn pair_name(p: Pair) -> Option<bool> {
@@ -89,15 +65,13 @@ fn pair_name(p: Pair) -> Option<bool> {
 }
 
 /// `is_equal(a, b)` for one pair of pieces when decidable without SymPy; `None` = needs
-/// SymPy (or a string with lone surrogates).
+/// SymPy.
 #[pyfunction]
 #[pyo3(signature = (a, b, precision=1e-8, variant="openbmb"))]
 fn olympiad_pair(a: &Bound<'_, PyString>, b: &Bound<'_, PyString>, precision: f64, variant: &str) -> PyResult<Option<bool>> {
     let variant = variant_of(variant)?;
-    match (a.to_str(), b.to_str()) {
-        (Ok(a), Ok(b)) => Ok(pair_name(core::pair_fast(a, b, precision, variant))),
-        _ => Ok(None),
-    }
+    let tx = wtf8::texts(&[a, b])?;
+    Ok(pair_name(core::pair_fast(tx.get(0), tx.get(1), precision, variant)))
 }
 
 fn precision_of(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Precision> {
@@ -117,8 +91,7 @@ fn precision_of(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Precision> {
 
 /// `MathJudger.judge(prediction, gt, precision)` as far as it goes without SymPy.
 /// Returns `(status, equal, path)`: status `decided` (equal is the verdict), `index_error`
-/// (the reference raises), `pending` (a pair needs SymPy) or `surrogate` (lone surrogates:
-/// run the twin).
+/// (the reference raises) or `pending` (a pair needs SymPy).
 #[pyfunction]
 #[pyo3(signature = (prediction, gt, precision=None, variant="openbmb"))]
 fn olympiad_judge_fast(
@@ -129,10 +102,8 @@ fn olympiad_judge_fast(
 ) -> PyResult<(&'static str, Option<bool>, Option<&'static str>)> {
     let variant = variant_of(variant)?;
     let precision = precision_of(precision)?;
-    let (Ok(p), Ok(g)) = (prediction.to_str(), gt.to_str()) else {
-        return Ok(("surrogate", None, None));
-    };
-    Ok(match core::judge_fast(p, g, &precision, variant) {
+    let tx = wtf8::texts(&[prediction, gt])?;
+    Ok(match core::judge_fast(tx.get(0), tx.get(1), &precision, variant) {
         Judged::Decided(eq, path) => ("decided", Some(eq), Some(path.name())),
         Judged::IndexError => ("index_error", None, None),
         Judged::Pending => ("pending", None, Some(Path::Sympy.name())),
@@ -142,12 +113,21 @@ fn olympiad_judge_fast(
 /// The two piece lists a judge pairs, after preprocessing; `None` when the judge is
 /// decided before pairing (preprocessing raised, or identical after it).
 #[pyfunction]
-fn olympiad_plan(prediction: &str, gt: &str) -> Option<(Vec<String>, Vec<String>)> {
-    let (a, b) = (core::preprocess(prediction)?, core::preprocess(gt)?);
+#[allow(clippy::type_complexity)]
+fn olympiad_plan<'py>(
+    prediction: &Bound<'py, PyString>,
+    gt: &Bound<'py, PyString>,
+) -> PyResult<Option<(Vec<Bound<'py, PyString>>, Vec<Bound<'py, PyString>>)>> {
+    let py = prediction.py();
+    let tx = wtf8::texts(&[prediction, gt])?;
+    let (Some(a), Some(b)) = (core::preprocess(tx.get(0)), core::preprocess(tx.get(1))) else {
+        return Ok(None);
+    };
     if a == b {
-        return None;
+        return Ok(None);
     }
-    Some((core::pieces(&a), core::pieces(&b)))
+    let out = |t: &str| core::pieces(t).iter().map(|p| tx.out(py, p)).collect::<PyResult<Vec<_>>>();
+    Ok(Some((out(&a)?, out(&b)?)))
 }
 
 fn dictionary(codes: impl Iterator<Item = Option<u8>>, names: &[&str]) -> ArrayRef {

@@ -1,8 +1,7 @@
 //! Bindings for Omni3DBench scoring (`gaia_fast_core::omni3d`).
 //!
-//! Arguments are `str` or `None` (a NaN cell); anything else is a `TypeError`. A string
-//! holding lone surrogates cannot be borrowed as UTF-8 and is decided by the pure-Python
-//! twin `gaia_fast.reference.vlm_omni3d`.
+//! Arguments are `str` or `None` (a NaN cell); anything else is a `TypeError`. Lone
+//! surrogates are carried as in `wtf8`.
 
 use std::sync::Arc;
 
@@ -17,21 +16,15 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use crate::arrow_io::StrChunks;
+use crate::wtf8;
 
-const TWIN: &str = "gaia_fast.reference.vlm_omni3d";
-
-fn twin<'py, A: pyo3::call::PyCallArgs<'py>>(py: Python<'py>, name: &str, args: A) -> PyResult<Bound<'py, PyAny>> {
-    py.import(TWIN)?.getattr(name)?.call1(args)
-}
-
-/// A `str | None` argument as UTF-8: `Ok(Some(None))` for None, `Ok(None)` for a string
-/// the native path cannot hold (lone surrogates), `TypeError` for other types.
-fn opt_str<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<Option<Option<&'a str>>> {
+/// A `str | None` argument: `None` for None, `TypeError` for other types.
+fn opt_str<'a, 'py>(obj: &'a Bound<'py, PyAny>, what: &str) -> PyResult<Option<&'a Bound<'py, PyString>>> {
     if obj.is_none() {
-        return Ok(Some(None));
+        return Ok(None);
     }
     match obj.cast::<PyString>() {
-        Ok(s) => Ok(s.to_str().ok().map(Some)),
+        Ok(s) => Ok(Some(s)),
         Err(_) => {
             let ty = obj.get_type().name()?;
             Err(PyTypeError::new_err(format!("{what} must be str or None, not {ty}")))
@@ -39,34 +32,49 @@ fn opt_str<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<Option<Option<
     }
 }
 
+/// UTF-8 views of optional strings (lone surrogates carried as in `wtf8`).
+struct OptTexts<'a> {
+    tx: wtf8::Texts<'a>,
+    slots: Vec<Option<usize>>,
+}
+
+impl OptTexts<'_> {
+    fn new<'a>(items: &[Option<&'a Bound<'_, PyString>>]) -> PyResult<OptTexts<'a>> {
+        let present: Vec<&'a Bound<'_, PyString>> = items.iter().flatten().copied().collect();
+        let mut k = 0;
+        let slots = items.iter().map(|i| i.map(|_| { k += 1; k - 1 })).collect();
+        Ok(OptTexts { tx: wtf8::texts(&present)?, slots })
+    }
+
+    fn get(&self, i: usize) -> Option<&str> {
+        self.slots[i].map(|k| self.tx.get(k))
+    }
+}
+
 /// `prediction.split('<ans>')[1].split('</ans>')[0]` when it holds `<ans>`, else itself.
 #[pyfunction]
-fn omni3d_extract<'py>(prediction: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-    match prediction.to_str() {
-        Ok(p) => Ok(PyString::new(prediction.py(), omni3d::extract_answer(p)).into_any()),
-        Err(_) => twin(prediction.py(), "extract_answer", (prediction,)),
-    }
+fn omni3d_extract<'py>(prediction: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyString>> {
+    let tx = wtf8::texts(&[prediction])?;
+    tx.out(prediction.py(), omni3d::extract_answer(tx.get(0)))
 }
 
 /// `str(int(s))` (base 10, CPython's rules and digit limit), or None where it raises.
 #[pyfunction]
-fn omni3d_py_int<'py>(s: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyAny>> {
-    match s.to_str() {
-        Ok(v) => Ok(omni3d::py_int(v).map(|i| i.to_decimal()).into_pyobject(s.py())?.into_any()),
-        Err(_) => twin(s.py(), "py_int_text", (s,)),
-    }
+fn omni3d_py_int(s: &Bound<'_, PyString>) -> PyResult<Option<String>> {
+    let tx = wtf8::texts(&[s])?;
+    Ok(omni3d::py_int(tx.get(0)).map(|i| i.to_decimal()))
 }
 
-fn row_of<'a>(
+fn row_texts<'a>(
     prediction: &'a Bound<'_, PyAny>,
     gt: &'a Bound<'_, PyAny>,
     answer_type: &'a Bound<'_, PyAny>,
-) -> PyResult<Option<Row<'a>>> {
-    let (p, g, t) = (opt_str(prediction, "prediction")?, opt_str(gt, "gt")?, opt_str(answer_type, "answer_type")?);
-    Ok(match (p, g, t) {
-        (Some(prediction), Some(gt), Some(answer_type)) => Some(Row { prediction, gt, answer_type }),
-        _ => None,
-    })
+) -> PyResult<OptTexts<'a>> {
+    OptTexts::new(&[opt_str(prediction, "prediction")?, opt_str(gt, "gt")?, opt_str(answer_type, "answer_type")?])
+}
+
+fn row_of<'a>(t: &'a OptTexts<'_>) -> Row<'a> {
+    Row { prediction: t.get(0), gt: t.get(1), answer_type: t.get(2) }
 }
 
 /// The bucket's score for one row (0/1, or k/10 for MRA); None when the row is ignored
@@ -78,10 +86,8 @@ fn omni3d_score<'py>(
     gt: &Bound<'py, PyAny>,
     answer_type: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    match row_of(prediction, gt, answer_type)? {
-        Some(row) => Ok(omni3d::decide(row).score().into_pyobject(py)?.into_any()),
-        None => twin(py, "omni3d_score", (prediction, gt, answer_type)),
-    }
+    let t = row_texts(prediction, gt, answer_type)?;
+    Ok(omni3d::decide(row_of(&t)).score().into_pyobject(py)?.into_any())
 }
 
 /// One row in full: (bucket, score, thresholds_passed, status, reason).
@@ -92,20 +98,17 @@ fn omni3d_decide<'py>(
     gt: &Bound<'py, PyAny>,
     answer_type: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    match row_of(prediction, gt, answer_type)? {
-        Some(row) => {
-            let d = omni3d::decide(row);
-            let out = (
-                d.bucket().map(Bucket::name),
-                d.score(),
-                d.thresholds_passed(),
-                d.status(row.gt.is_none()).name(),
-                omni3d::reason(row, &d),
-            );
-            Ok(out.into_pyobject(py)?.into_any())
-        }
-        None => twin(py, "decide", (prediction, gt, answer_type)),
-    }
+    let t = row_texts(prediction, gt, answer_type)?;
+    let row = row_of(&t);
+    let d = omni3d::decide(row);
+    let out = (
+        d.bucket().map(Bucket::name),
+        d.score(),
+        d.thresholds_passed(),
+        d.status(row.gt.is_none()).name(),
+        t.tx.out(py, &omni3d::reason(row, &d))?,
+    );
+    Ok(out.into_pyobject(py)?.into_any())
 }
 
 /// Mean Relative Accuracy of raw predictions against truths (tags extracted, every pair
@@ -121,13 +124,13 @@ fn omni3d_mra<'py>(py: Python<'py>, predictions: &Bound<'py, PyAny>, gts: &Bound
             truths.len()
         )));
     }
-    let mut pairs = Vec::with_capacity(preds.len());
+    let mut items = Vec::with_capacity(2 * preds.len());
     for (p, g) in preds.iter().zip(&truths) {
-        match (opt_str(p, "prediction")?, opt_str(g, "gt")?) {
-            (Some(p), Some(g)) => pairs.push((p, g)),
-            _ => return twin(py, "mra", (preds, truths)),
-        }
+        items.push(opt_str(p, "prediction")?);
+        items.push(opt_str(g, "gt")?);
     }
+    let t = OptTexts::new(&items)?;
+    let pairs = (0..preds.len()).map(|i| (t.get(2 * i), t.get(2 * i + 1)));
     Ok(omni3d::mra(pairs).ok().flatten().into_pyobject(py)?.into_any())
 }
 

@@ -1,8 +1,7 @@
 //! Bindings for VLMEvalKit's yes/no extraction (`gaia_fast_core::yorn`).
 //!
-//! A string holding a lone surrogate (not UTF-8) is decided by the pure-Python twin
-//! `gaia_fast.reference.vlm_yorn`; columns arrive through the Arrow C interface (always
-//! UTF-8) and are decided with the GIL released.
+//! A string holding a lone surrogate is carried natively (`crate::wtf8`); columns arrive
+//! through the Arrow C interface (always UTF-8) and are decided with the GIL released.
 
 use std::sync::Arc;
 
@@ -13,8 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use crate::arrow_io::{column, ArrowColumn, StrChunks};
-
-const TWIN: &str = "gaia_fast.reference.vlm_yorn";
+use crate::wtf8;
 
 fn variant_of(name: &str) -> PyResult<Variant> {
     Variant::from_name(name).ok_or_else(|| {
@@ -27,13 +25,9 @@ fn variant_of(name: &str) -> PyResult<Variant> {
 #[pyo3(signature = (output, variant="classic"))]
 fn yorn_extract_explained<'py>(output: &Bound<'py, PyString>, variant: &str) -> PyResult<(String, String)> {
     let v = variant_of(variant)?;
-    match output.to_str() {
-        Ok(s) => {
-            let r = yorn::extract(s, v);
-            Ok((r.answer().to_string(), r.name().to_string()))
-        }
-        Err(_) => output.py().import(TWIN)?.getattr("yorn_extract_explained")?.call1((output, variant))?.extract(),
-    }
+    let text = wtf8::texts(&[output])?;
+    let r = yorn::extract(text.get(0), v);
+    Ok((r.answer().to_string(), r.name().to_string()))
 }
 
 /// VLMEvalKit `process_punctuation(text)` of `variant`.
@@ -41,10 +35,8 @@ fn yorn_extract_explained<'py>(output: &Bound<'py, PyString>, variant: &str) -> 
 #[pyo3(signature = (text, variant="classic"))]
 fn yorn_process_punctuation<'py>(text: &Bound<'py, PyString>, variant: &str) -> PyResult<Bound<'py, PyAny>> {
     let v = variant_of(variant)?;
-    match text.to_str() {
-        Ok(s) => Ok(PyString::new(text.py(), &yorn::process_punctuation(s, v)).into_any()),
-        Err(_) => text.py().import(TWIN)?.getattr("process_punctuation")?.call1((text, variant)),
-    }
+    let t = wtf8::texts(&[text])?;
+    Ok(t.out(text.py(), &yorn::process_punctuation(t.get(0), v))?.into_any())
 }
 
 /// The rule code (index into `YORN_RULES`) of every row of an Arrow string column; a null

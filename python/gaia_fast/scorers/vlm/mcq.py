@@ -34,8 +34,18 @@ import polars as pl
 import pyarrow as pa
 
 from gaia_fast import _native
-from gaia_fast.reference import vlm_mcq as _twin
 from gaia_fast.scorers.vlm import GradeResult
+from gaia_fast.scorers.vlm.mcq_tables import (
+    GROUPS,
+    JUDGE_PROMPT_CN,
+    JUDGE_PROMPT_EN,
+    MMB_ABBRS,
+    MMMU_LETTERS,
+    MMMU_SHEETS,
+    OPTIONS_HEADER,
+    VARIANTS,
+    VMC_COLUMNS,
+)
 
 __all__ = [
     "BENCHMARKS",
@@ -58,8 +68,6 @@ BENCHMARKS = {
     "mcq": "mcq",
     "mcq-circular": "mcq-circular",
 }
-#: ``can_infer`` versions (``specs/vlmevalkit.md`` §0).
-VARIANTS = _twin.VARIANTS
 #: The ImageMCQDataset flow postdates the 2023-12 matcher, which only ``mmmu`` uses.
 _LIVEXIV_VARIANTS = tuple(v for v in VARIANTS if v != "2023-12")
 
@@ -89,8 +97,19 @@ def _letters_texts(choices: Mapping[str, Any]) -> tuple[str, list[Any]]:
             letters = ""
         if len(letters) == len(choices) and _KEYS.issuperset(choices):
             return letters, list(choices.values())
-    checked = _twin._check_choices(choices)  # raises the precise error
+    checked = _check_choices(choices)  # raises the precise error
     return "".join(checked), list(checked.values())
+
+
+def _check_choices(choices: Mapping[str, Any]) -> dict[str, Any]:
+    """``choices`` as a dict; a non-mapping is a TypeError, a key that is not one letter
+    ``"A"``..``"Z"`` a ValueError."""
+    if not isinstance(choices, Mapping):
+        raise TypeError(f"choices must be a mapping letter -> option text, not {type(choices).__name__}")
+    bad = next((k for k in choices if not (isinstance(k, str) and len(k) == 1 and k in _KEYS)), _KEYS)
+    if bad is not _KEYS:
+        raise ValueError(f"choice keys must be single letters 'A'..'Z', got {bad!r}")
+    return dict(choices)
 
 
 def can_infer_explained(answer: object, choices: Mapping[str, Any], variant: str = "classic") -> tuple[str | None, str]:
@@ -131,10 +150,12 @@ def parse_multi_choice_explained(response: object, choices: Mapping[str, Any]) -
     letters, texts = _letters_texts(choices)
     if type(response) is not str:
         response = str(response)
-    try:
+    if all(type(t) is str for t in texts):
         return _native.parse_multi_choice_explained(response, letters, texts)
-    except TypeError:  # a non-str option: the twin reproduces where the reference raises
-        return _twin.parse_multi_choice_explained(response, choices)
+    # An option that is not text: the letter stages never read option texts, and once the
+    # option-text stage runs the reference calls .lower() on it and raises.
+    letter, rule = _native.parse_multi_choice_explained(response, letters, [t if isinstance(t, str) else str(t) for t in texts])
+    return (None, "error") if rule in _STAGE_C_RULES else (letter, rule)
 
 
 def parse_multi_choice(response: object, choices: Mapping[str, Any]) -> str | None:
@@ -321,7 +342,7 @@ def _report_vmc_acc(category: pl.Series, hits: pl.Series, missing_sources: str) 
     values: dict[str, float | None] = {"Overall": float(hits.sum()) / total if total else math.nan}
     error = None
     missing: list[str] = []
-    for name, members in _twin.GROUPS.items():
+    for name, members in GROUPS.items():
         absent = [m for m in members if m not in means]
         if absent and error is None:
             if len(absent) == len(members):
@@ -337,10 +358,16 @@ def _report_vmc_acc(category: pl.Series, hits: pl.Series, missing_sources: str) 
         for v in present:  # pandas mean(axis=1): left to right
             acc += v
         values[name] = acc / len(present)
-    for members in _twin.GROUPS.values():
+    for members in GROUPS.values():
         for m in members:
             values[m] = means.get(m)
-    return {c: None if values[c] is None else _twin.numpy_round2(values[c] * 100) for c in _twin.VMC_COLUMNS}, error, missing
+    return {c: None if values[c] is None else _numpy_round2(values[c] * 100) for c in VMC_COLUMNS}, error, missing
+
+
+def _numpy_round2(v: float) -> float:
+    """``numpy.round(v, 2)``: scaled by 100, rounded half to even, scaled back (Python's
+    ``round(v, 2)`` rounds the decimal value instead and can differ)."""
+    return v if not math.isfinite(v) else round(v * 100) / 100
 
 
 def _fallback_stats(ok: pl.DataFrame, n: int, benchmark: str, variant: str | None, seed: int) -> dict[str, Any]:
@@ -383,6 +410,15 @@ _INFER_REASON = {
 }
 
 
+def _judge_prompt(question: str, choices: Mapping[str, Any], prediction: str) -> str:
+    """The prompt ``extract_answer_from_item`` sends to the judge: the option lines (empty
+    cells left out) in VLMEvalKit's English template, or its Chinese one when the question
+    holds a CJK unified ideograph (U+4E00..U+9FFF)."""
+    lines = "".join(f"{c}. {t}\n" for c, t in choices.items() if not (t is None or (isinstance(t, float) and math.isnan(t))))
+    chinese = any("\u4e00" <= ch <= "\u9fff" for ch in question)
+    return (JUDGE_PROMPT_CN if chinese else JUDGE_PROMPT_EN).format(question, OPTIONS_HEADER + lines, prediction)
+
+
 def _judge_rows(
     undecided: list[int],
     predictions: list[str],
@@ -403,7 +439,7 @@ def _judge_rows(
             why = "no question column" if questions is None else "the question is empty"
             out[i] = {"opt": None, "route": "error", "reason": f"error: {why}; the judge prompt cannot be built (the reference raises)"}
             continue
-        prompt = _twin.judge_prompt(q, choices, predictions[i])
+        prompt = _judge_prompt(q, choices, predictions[i])
         result = None
         raised: str | None = None  # the first judge call that raised (server down, breaker open)
         for attempt in range(1, 4):
@@ -572,7 +608,7 @@ def _report_acc(frame: pl.DataFrame, cols: dict[str, str], score: pl.Series, kee
             values.discard(None)
         cell = means(["split", group])
         for ab in sorted(values):
-            name = _twin.MMB_ABBRS.get(ab, ab)
+            name = MMB_ABBRS.get(ab, ab)
             res[name] = [cell.get((sp, ab), math.nan) if sp is not None else math.nan for sp in splits]
     table = {"split": pl.Series("split", splits, pl.String)}
     table.update({c: pl.Series(c, v, pl.Float64) for c, v in res.items()})
@@ -840,13 +876,53 @@ def _grade_circular(frame: pl.DataFrame, variant: str, seed: int, judge: Judge |
 # --------------------------------------------------------------------------------------
 
 
+def _mmmu_sheets(
+    categories: list[tuple[Any, ...]], multiple_choice: list[bool], match: list[bool], hit: list[bool]
+) -> dict[str, list[dict[str, Any]]]:
+    """``MMMU_eval``'s four ``_acc.xlsx`` sheets. Upstream keeps one counter keyed by the
+    category *value* for all four columns (a value in two columns counts in both rows),
+    and ``Overall`` counts every row in ``tot`` but only multiple-choice rows in ``match``
+    and ``hit``. Rows of a sheet: its values in order of first appearance."""
+    from collections import Counter
+
+    tot: Counter[Any] = Counter()
+    matched: Counter[Any] = Counter()
+    hits: Counter[Any] = Counter()
+    for (field, subfield, difficulty, image_type), mc, m, h in zip(categories, multiple_choice, match, hit):
+        counted = (difficulty, subfield, field, image_type)
+        tot["Overall"] += 1
+        tot.update(counted)
+        if m:
+            matched["Overall"] += bool(mc)
+            matched.update(counted)
+            if h:
+                hits["Overall"] += bool(mc)
+                hits.update(counted)
+    orders = [list(dict.fromkeys(col)) for col in zip(*categories)] or [[] for _ in MMMU_SHEETS]
+    orders[0].insert(0, "Overall")
+    sheets: dict[str, list[dict[str, Any]]] = {}
+    for name, order in zip(MMMU_SHEETS, orders):
+        sheets[name] = [
+            {
+                name: k,
+                "tot": tot[k],
+                "match": matched[k],
+                "hit": hits[k],
+                "match_rate": matched[k] / tot[k] * 100 if tot[k] else math.nan,
+                "acc": hits[k] / matched[k] * 100 if matched[k] else 0.0,
+            }
+            for k in order
+        ]
+    return sheets
+
+
 def _grade_mmmu(frame: pl.DataFrame, variant: str, seed: int) -> GradeResult:
     cols = _column_map(frame, lower=False)
     if "image_type" not in cols and "img_type" in cols:
         cols["image_type"] = cols["img_type"]
-    for name in ("prediction", "answer", "question_type", *_twin.MMMU_SHEETS.values()):
+    for name in ("prediction", "answer", "question_type", *MMMU_SHEETS.values()):
         _require(cols, name, "mmmu")
-    letters = [ch for ch in _twin.MMMU_LETTERS if ch in cols]
+    letters = [ch for ch in MMMU_LETTERS if ch in cols]
     n = frame.height
     pred = _text(frame[cols["prediction"]]).fill_null("nan")
     answer = _text(frame[cols["answer"]])
@@ -854,7 +930,7 @@ def _grade_mmmu(frame: pl.DataFrame, variant: str, seed: int) -> GradeResult:
     if letters:
         parsed = _native_rows(frame, cols, letters, "can_infer", variant, seed)
     else:  # no option columns: can_infer gets an empty choice dict (2023-12 may still find A..E)
-        decided = [_twin.can_infer_explained(p, {}, variant) for p in pred.to_list()]
+        decided = [can_infer_explained(p, {}, variant) for p in pred.to_list()]
         parsed = pl.DataFrame(
             {"parsed": [d[0] for d in decided], "rule": [d[1] for d in decided]}, schema={"parsed": pl.String, "rule": pl.String}
         )
@@ -862,7 +938,7 @@ def _grade_mmmu(frame: pl.DataFrame, variant: str, seed: int) -> GradeResult:
     # Only the open rows (a few percent) need it, so only they are visited.
     open_rows = (~mc).arg_true()
     open_hits = [
-        _twin.mmmu_open_match(p, "nan" if a is None else a)
+        ("nan" if a is None else a).lower() in p.lower()
         for p, a in zip(pred.gather(open_rows).to_list(), answer.gather(open_rows).to_list())
     ]
     open_match = pl.Series("open", [None] * n, dtype=pl.Boolean).scatter(open_rows, pl.Series(open_hits, dtype=pl.Boolean))
@@ -887,9 +963,9 @@ def _grade_mmmu(frame: pl.DataFrame, variant: str, seed: int) -> GradeResult:
         reason.alias("reason"),
     )
     rows = frame.with_columns(out.get_columns())
-    cats = [_text(frame[cols[c]]).to_list() for c in _twin.MMMU_SHEETS.values()]
-    sheets = _twin.mmmu_sheets(list(zip(*cats)), mc.to_list(), work["match"].to_list(), work["hit"].to_list())
-    name = next(iter(_twin.MMMU_SHEETS))
+    cats = [_text(frame[cols[c]]).to_list() for c in MMMU_SHEETS.values()]
+    sheets = _mmmu_sheets(list(zip(*cats)), mc.to_list(), work["match"].to_list(), work["hit"].to_list())
+    name = next(iter(MMMU_SHEETS))
     report = pl.DataFrame(
         sheets[name],
         schema={name: pl.String, "tot": pl.Int64, "match": pl.Int64, "hit": pl.Int64, "match_rate": pl.Float64, "acc": pl.Float64},

@@ -14,8 +14,7 @@ fork 9dc79b90). Spec: ``specs/vlmevalkit.md`` §3.
   no int literal, a missing prediction) the row gets a status and no score; the report is
   computed without those rows and ``stats`` says the reference would have stopped.
 
-Scalar functions are native (Rust); strings holding lone surrogates are decided by the
-pure-Python twin :mod:`gaia_fast.reference.vlm_omni3d`, with the same result.
+Scalar functions are native (Rust), strings holding lone surrogates included.
 """
 
 from __future__ import annotations
