@@ -133,6 +133,7 @@ class _Worker:
         self.fd = proc.stdout.fileno()
         self.reader = FrameReader()
         self.ready = False
+        self.restarted = False  # a replacement for a worker killed before it was ready
         self.job: int | None = None
         self.deadline = time.monotonic() + start_limit  # start-up, then the current item
         self.path = _sys_path()
@@ -432,6 +433,13 @@ class SympyPool:
         frames = w.read()
         if frames is None:
             if not w.ready:
+                code = w.exit_code()
+                if code is not None and code < 0 and not w.restarted:
+                    # Killed from outside (a signal) before its ready message was read, e.g.
+                    # while idle after an earlier call: start another, once. A worker that
+                    # cannot start fails on its own (an exit code or a "failed" message).
+                    self._replace(w, mine).restarted = True
+                    return
                 raise self._start_failed(w, None)
             if w.job is not None:  # the worker died (e.g. out of memory)
                 code = w.exit_code()
