@@ -42,6 +42,7 @@ from gaia_fast.scorers.vlm.mcq_tables import (
     MMB_ABBRS,
     MMMU_LETTERS,
     MMMU_SHEETS,
+    MMT_ABBRS,
     OPTIONS_HEADER,
     VARIANTS,
     VMC_COLUMNS,
@@ -613,21 +614,6 @@ def _report_acc(frame: pl.DataFrame, cols: dict[str, str], score: pl.Series, kee
     table = {"split": pl.Series("split", splits, pl.String)}
     table.update({c: pl.Series(c, v, pl.Float64) for c, v in res.items()})
     return pl.DataFrame(list(table.values())), error
-
-
-#: ``report_acc_MMT``'s abbreviations of the ``l2-category`` names, in its column order.
-MMT_ABBRS = {
-    "visual_recognition": "VR", "localization": "Loc", "ocr": "OCR", "counting": "Count",
-    "hallucination": "HLN", "image_retrieval": "IR", "threed": "3D", "visual_captioning": "VC",
-    "visual_grounding": "VG", "doc_understanding": "DU", "action_recognition": "AR",
-    "pixel_level_perception": "PLP", "image-to-image_translation": "I2IT", "relation_reasoning": "RR",
-    "intelligence_quotient_test": "IQT", "emotion": "Emo", "visual_illusion": "VI",
-    "meme_understanding": "MemU", "visual_prompt_understanding": "VPU", "anomaly_detection": "AND",
-    "keypoint_detection": "KD", "visual_commonsense_reasoning": "VCR", "image_evaluation_judgement": "IEJ",
-    "multiple_image_analysis": "MIA", "cross_image_matching": "CIM", "temporal_understanding": "TU",
-    "visual_code": "VP", "medical_understanding": "MedU", "autonomous_driving": "AUD",
-    "discipline_knowledge_reasoning": "DKR", "embodied_ai": "EA", "gui_navigation": "GN",
-}  # fmt: skip
 
 
 def _index_order(frame: pl.DataFrame, cols: dict[str, str]) -> pl.Series:
