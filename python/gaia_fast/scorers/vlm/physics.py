@@ -39,6 +39,7 @@ from __future__ import annotations
 import atexit
 import math
 import re
+import threading
 from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -150,12 +151,16 @@ def _extract_boxed_with_surrogates(text: str, style: str) -> list[str] | None:
 _POOL: SympyPool | None = None
 
 
+_POOL_LOCK = threading.Lock()
+
+
 def _default_pool() -> SympyPool:
     global _POOL
-    if _POOL is None:
-        _POOL = SympyPool(timeout=COMPARE_TIMEOUT, warm=("gaia_fast.math.physics",))
-        atexit.register(_POOL.close)
-    return _POOL
+    with _POOL_LOCK:  # two threads' first calls share one pool
+        if _POOL is None:
+            _POOL = SympyPool(timeout=COMPARE_TIMEOUT, warm=("gaia_fast.math.physics",))
+            atexit.register(_POOL.close)
+        return _POOL
 
 
 def _core(s: str) -> str:
@@ -171,15 +176,6 @@ class _Sym:
     @property
     def proven(self) -> bool:
         return self.value is True
-
-
-def _map_with_timeout(pool: SympyPool, func: Callable[..., Any], items: list[tuple], timeout: float) -> list:
-    saved = pool.timeout
-    pool.timeout = timeout
-    try:
-        return pool.map(func, items)
-    finally:
-        pool.timeout = saved
 
 
 class _SympyStep:
@@ -215,7 +211,7 @@ class _SympyStep:
         std_limit, cmp_limit = self._timeouts
         cores = [(_core(p), _core(g), std_limit, cmp_limit) for p, g in slow]
         # hard limit: both standardisations and the comparison at their upstream limits
-        outs = _map_with_timeout(pool, _sym.equiv_pair, cores, 2 * std_limit + cmp_limit + 5.0)
+        outs = pool.map(_sym.equiv_pair, cores, timeout=2 * std_limit + cmp_limit + 5.0)
         for pair, out in zip(slow, outs):
             if out.status == "timeout" or (out.status == "ok" and out.value[0] == "timeout"):
                 self._cache[pair] = _Sym(None, "timeout", out.value[1] if out.status == "ok" else "hard limit")
