@@ -26,3 +26,16 @@ class GradeResult:
     rows: pl.DataFrame
     report: pl.DataFrame
     stats: dict[str, Any] = field(default_factory=dict)
+
+
+def as_frame(frame: Any) -> pl.DataFrame:
+    """A family's result table as a Polars DataFrame (from a LazyFrame or Arrow too)."""
+    if isinstance(frame, pl.LazyFrame):
+        return frame.collect()
+    if isinstance(frame, pl.DataFrame):
+        return frame
+    import pyarrow as pa
+
+    if isinstance(frame, (pa.Table, pa.RecordBatch)):
+        return pl.DataFrame(pl.from_arrow(frame))
+    raise TypeError(f"frame must be a polars DataFrame/LazyFrame or a pyarrow Table, not {type(frame).__name__}")

@@ -35,6 +35,7 @@ import pyarrow as pa
 
 from gaia_fast import _native
 from gaia_fast.scorers.vlm import GradeResult
+from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm.mcq_tables import (
     GROUPS,
     JUDGE_PROMPT_CN,
@@ -222,14 +223,6 @@ def _native_rows(
     )
 
 
-def _check_frame(frame: Any) -> pl.DataFrame:
-    if isinstance(frame, pl.LazyFrame):
-        return frame.collect()
-    if isinstance(frame, pl.DataFrame):
-        return frame
-    if isinstance(frame, (pa.Table, pa.RecordBatch)):
-        return pl.DataFrame(pl.from_arrow(frame))
-    raise TypeError(f"frame must be a polars DataFrame/LazyFrame or a pyarrow Table, not {type(frame).__name__}")
 
 
 def _require(cols: dict[str, str], name: str, benchmark: str) -> None:

@@ -38,6 +38,7 @@ import pyarrow as pa
 
 from gaia_fast import _native
 from gaia_fast.scorers.vlm import GradeResult
+from gaia_fast.scorers.vlm import as_frame as _check_frame
 
 __all__ = ["BENCHMARKS", "MME_SUPER", "RULES", "VARIANTS", "grade", "judge_prompt", "yorn_extract", "yorn_extract_explained"]
 
@@ -106,14 +107,6 @@ def judge_prompt(question: object, prediction: object) -> str:
 # --------------------------------------------------------------------------------------
 
 
-def _check_frame(frame: Any) -> pl.DataFrame:
-    if isinstance(frame, pl.LazyFrame):
-        return frame.collect()
-    if isinstance(frame, pl.DataFrame):
-        return frame
-    if isinstance(frame, (pa.Table, pa.RecordBatch)):
-        return pl.DataFrame(pl.from_arrow(frame))
-    raise TypeError(f"frame must be a polars DataFrame/LazyFrame or a pyarrow Table, not {type(frame).__name__}")
 
 
 def _text(series: pl.Series) -> pl.Series:
