@@ -12,7 +12,7 @@ import pytest
 
 from gaia_fast.math.pool import Outcome, SympyPool, WorkerStartError
 
-from _pool_funcs import boom, die, noisy, pid, sleepy, square, unpicklable
+from _pool_funcs import always_killed, boom, die, killed, noisy, pid, sleepy, square, unpicklable
 
 
 @pytest.fixture(scope="module")
@@ -116,6 +116,16 @@ def test_an_idle_worker_killed_from_outside_loses_no_item(pool):
     assert _gone(victims)
     assert pool.map(sleepy, [(0.011,), (0.012,)]) == [Outcome("ok", 0.011), Outcome("ok", 0.012)]
     assert not set(pool.pids) & set(victims)
+
+
+def test_an_item_whose_worker_is_killed_runs_once_more_then_is_an_error(pool, tmp_path):
+    marker = str(tmp_path / "ran")
+    before = pool.stats["workers_replaced"]
+    assert pool.map(killed, [(marker,)]) == [Outcome("ok", "second run")]
+    out = pool.map(always_killed, [()])
+    assert out == [Outcome("error", None, "worker process died (exit code -9)")]
+    assert pool.stats["workers_replaced"] - before == 3  # one for the first item, two for the second
+    assert pool.map(square, [(5,)])[0].value == 25
 
 
 def test_threads_share_the_pool():

@@ -380,6 +380,7 @@ class SympyPool:
 
     def _run(self, func: Callable[..., Any], items: Sequence[tuple], todo: list[int], results: list, limit: float) -> None:
         queue = list(reversed(todo))
+        retried: set[int] = set()
         want = min(self.size, len(todo))
         mine = self._checkout(want)
         try:
@@ -395,7 +396,7 @@ class SympyPool:
                     active = [w for w in mine if not w.ready or w.job is not None]
                 pause = max(0.0, min(w.deadline for w in active) - time.monotonic())
                 for w in _readable(active, pause):
-                    self._receive(w, mine, results)
+                    self._receive(w, mine, results, queue, retried)
                 now = time.monotonic()
                 for w in active:
                     if w not in mine or now < w.deadline:
@@ -415,6 +416,9 @@ class SympyPool:
     def _dispatch(
         self, w: _Worker, mine: list[_Worker], func: Callable[..., Any], items: Sequence[tuple], queue: list[int], limit: float
     ) -> None:
+        if w.proc.poll() is not None:  # it died while idle (e.g. killed from outside)
+            self._replace(w, mine)
+            return
         i = queue.pop()
         path = None
         current = _sys_path()
@@ -429,7 +433,7 @@ class SympyPool:
             return
         w.job, w.deadline = i, time.monotonic() + limit
 
-    def _receive(self, w: _Worker, mine: list[_Worker], results: list) -> None:
+    def _receive(self, w: _Worker, mine: list[_Worker], results: list, queue: list[int], retried: set[int]) -> None:
         frames = w.read()
         if frames is None:
             if not w.ready:
@@ -443,6 +447,15 @@ class SympyPool:
                 raise self._start_failed(w, None)
             if w.job is not None:  # the worker died (e.g. out of memory)
                 code = w.exit_code()
+                if code is not None and code < 0 and w.job not in retried:
+                    # Killed by a signal: from outside between items (the item may not have
+                    # started), or by the kernel for memory another process used. Once more
+                    # on a fresh worker; a second death is the item's result.
+                    retried.add(w.job)
+                    queue.append(w.job)
+                    w.job = None
+                    self._replace(w, mine)
+                    return
                 results[w.job] = Outcome("error", None, f"worker process died (exit code {code})")
                 w.job = None
                 with self._lock:
