@@ -17,11 +17,12 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from _local_server import LocalServer
 
 DATA = Path(__file__).parent / "data"
 
 
-class JudgeServer:
+class JudgeServer(LocalServer):
     """An OpenAI-compatible endpoint: answers ``ok_first`` requests with ``True`` (all of
     them when None), then HTTP 500 for ever. Shuts itself down after ``lifetime`` s."""
 
@@ -51,23 +52,8 @@ class JudgeServer:
             def log_message(self, *args: object) -> None:
                 pass
 
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self.killer = threading.Timer(lifetime, self.server.shutdown)
-        self.killer.daemon = True
-
-    def __enter__(self) -> JudgeServer:
-        self.thread.start()
-        self.killer.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.killer.cancel()
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(5)
+        super().__init__(Handler, lifetime)
+        self.url += "/v1"
 
     @property
     def count(self) -> int:

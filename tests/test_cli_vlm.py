@@ -7,11 +7,11 @@ from __future__ import annotations
 import collections
 import http.server
 import json
-import threading
 from pathlib import Path
 
 import polars as pl
 import pytest
+from _local_server import LocalServer
 from click.testing import CliRunner
 
 from gaia_fast.cli import main
@@ -193,17 +193,11 @@ def test_physics_real_archive_through_the_cli_with_a_replayed_judge(tmp_path):
         {"prediction": [r["solution"] for r in real], "answer": [r["gt_final_answers"] for r in real]},
         schema={"prediction": pl.String, "answer": pl.List(pl.String)},
     ).write_ndjson(path)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _ReplayJudge)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with LocalServer(_ReplayJudge) as server:
         rows, acc = tmp_path / "rows.parquet", tmp_path / "acc.csv"
         args = ["grade", str(path), "--benchmark", "atomic", "--variant", "yale", "--no-judge-cache", "--acc", str(acc), "--out", str(rows)]
-        args += ["--judge-model", "replay", "--judge-base-url", f"http://127.0.0.1:{server.server_port}/v1"]
+        args += ["--judge-model", "replay", "--judge-base-url", f"{server.url}/v1"]
         result = CliRunner().invoke(main, args, env={"OPENAI_API_KEY": "test"})
-    finally:
-        server.shutdown()
-        thread.join(5)
     assert result.exit_code == 0, result.output
     scored = pl.read_parquet(rows)
     assert scored["score"].to_list() == [r["archive_accuracy"] for r in real]

@@ -11,11 +11,11 @@ import json
 import subprocess
 import sys
 import textwrap
-import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
+from _local_server import LocalServer
 
 from gaia_fast.compat import agent_framework as af
 
@@ -200,17 +200,9 @@ class _Collector(BaseHTTPRequestHandler):
 def test_spans_are_exported_over_otlp_to_a_local_collector(tmp_path):
     pytest.importorskip("opentelemetry.exporter.otlp.proto.http", reason="the otel extra is not installed")
     data = make_dataset(tmp_path / "gaia")
-    server = HTTPServer(("127.0.0.1", 0), _Collector)
-    server.timeout = 1
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        endpoint = f"http://127.0.0.1:{server.server_port}"
-        r = subprocess.run([sys.executable, "-c", TELEMETRY_SCRIPT, str(data), "", endpoint], capture_output=True, text=True, timeout=120)
+    with LocalServer(_Collector, lifetime=180) as server:
+        r = subprocess.run([sys.executable, "-c", TELEMETRY_SCRIPT, str(data), "", server.url], capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr
-    finally:
-        server.shutdown()
-        server.server_close()
     assert _Collector.bodies, "the collector received nothing"
     path, ctype, body = _Collector.bodies[0]
     assert path == "/v1/traces" and ctype == "application/x-protobuf"

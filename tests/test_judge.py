@@ -12,10 +12,11 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
+from _local_server import LocalServer
 
 import gaia_fast.judge as judge_mod
 from gaia_fast.judge import Judge, JudgeError, JudgeReply, OpenAIJudge, judge_many, save_responses
@@ -38,7 +39,7 @@ def echo(request: dict) -> Canned:
     return Canned(reply="echo:" + request["body"]["messages"][-1]["content"])
 
 
-class FakeLLM:
+class FakeLLM(LocalServer):
     """A chat-completions server on 127.0.0.1 (port 0) serving ``behaviour(request)``;
     records every request and the largest number of requests in flight."""
 
@@ -96,29 +97,8 @@ class FakeLLM:
                 except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout)
                     pass
 
-        class Server(ThreadingHTTPServer):
-            daemon_threads = True
-
-            def handle_error(self, request, client_address) -> None:  # quiet
-                pass
-
-        self.server = Server(("127.0.0.1", 0), Handler)
-        self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        # Bounded: the server stops itself after ``lifetime`` seconds even if a test hangs.
-        self.killer = threading.Timer(lifetime, self.server.shutdown)
-        self.killer.daemon = True
-
-    def start(self) -> FakeLLM:
-        self.thread.start()
-        self.killer.start()
-        return self
-
-    def stop(self) -> None:
-        self.killer.cancel()
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(5)
+        super().__init__(Handler, lifetime)
+        self.base_url = self.url + "/v1"
 
     @property
     def count(self) -> int:
