@@ -122,7 +122,8 @@ def native_call(frame: pl.DataFrame, mode: str, variant: str) -> dict:
     return _native.mcq_arrow(frame["prediction"], "".join(letters), [frame[ch] for ch in letters], mode, variant, 0, frame["index"])
 
 
-def twin_loop(frame: pl.DataFrame, mode: str, variant: str) -> tuple[float, list]:
+def _scalar_loop(api, frame: pl.DataFrame, mode: str, variant: str) -> tuple[float, list]:
+    """One call a row through ``api`` (the twin or the native scalar functions)."""
     rows = frame.to_dicts()
     t = time.perf_counter()
     out = []
@@ -130,24 +131,18 @@ def twin_loop(frame: pl.DataFrame, mode: str, variant: str) -> tuple[float, list
         choices = {ch: r[ch] for ch in LETTERS if r[ch] is not None}
         pred = "nan" if r["prediction"] is None else r["prediction"]
         if mode == "vmcbench":
-            out.append(twin.parse_multi_choice_explained(pred, choices))
+            out.append(api.parse_multi_choice_explained(pred, choices))
         else:
-            out.append(twin.can_infer_explained(pred, choices, variant))
+            out.append(api.can_infer_explained(pred, choices, variant))
     return time.perf_counter() - t, out
+
+
+def twin_loop(frame: pl.DataFrame, mode: str, variant: str) -> tuple[float, list]:
+    return _scalar_loop(twin, frame, mode, variant)
 
 
 def native_scalar_loop(frame: pl.DataFrame, mode: str, variant: str) -> tuple[float, list]:
-    rows = frame.to_dicts()
-    t = time.perf_counter()
-    out = []
-    for r in rows:
-        choices = {ch: r[ch] for ch in LETTERS if r[ch] is not None}
-        pred = "nan" if r["prediction"] is None else r["prediction"]
-        if mode == "vmcbench":
-            out.append(mcq.parse_multi_choice_explained(pred, choices))
-        else:
-            out.append(mcq.can_infer_explained(pred, choices, variant))
-    return time.perf_counter() - t, out
+    return _scalar_loop(mcq, frame, mode, variant)
 
 
 def single_thread_seconds(path: Path, mode: str, variant: str, reps: int) -> float:
