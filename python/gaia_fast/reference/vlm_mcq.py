@@ -64,6 +64,7 @@ __all__ = [
     "fallback_index",
     "judge_prompt",
     "livexivvqa_item",
+    "mcq_vanilla_eval",
     "MMT_ABBRS",
     "mcq_circular_eval",
     "report_acc_mmt",
@@ -482,6 +483,44 @@ def livexivvqa_item(
             opt, route, rule, log = pool[fallback_index(seed, key, len(pool))], "random_fallback", "none", _RANDOM_LOG
     hit = int(opt == answer)
     return {"opt": opt, "hit": hit, "route": route, "rule": rule, "log": f"Match Log: {log}. ", "judge_calls": calls, "pool": pool}
+
+
+def mcq_vanilla_eval(
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    variant: str = "classic",
+    seed: int = 0,
+) -> list[dict[str, Any]]:
+    """``mcq_vanilla_eval`` without a judge over a whole table, with its index keying
+    (VLMEvalKit ``vlmeval/dataset/utils/multiple_choice.py``, unchanged from 2024-07 to HEAD).
+
+    ``rows``: mappings with ``index``, ``answer``, ``prediction`` and option letters. The
+    answer map is ``{index: answer}`` over the rows, so an index's answer is its last row's;
+    every row is evaluated against it, results are stored by index, and every row of an
+    index gets the stored one. Upstream stores the one its workers write last (timing
+    dependent); here the last row's in table order. Returns per row ``livexivvqa_item``'s
+    dict plus ``gt`` (the answer used) and ``from_row`` (the row whose verdict it carries).
+    """
+    gt: dict[Any, Any] = {}
+    last: dict[Any, int] = {}
+    for i, r in enumerate(rows):
+        key = r.get("index")
+        if key is not None:
+            gt[key] = r.get("answer")
+            last[key] = i
+    own = []
+    for i, r in enumerate(rows):
+        key = r.get("index")
+        answer = gt[key] if key is not None else r.get("answer")
+        options = {ch: r[ch] for ch in r if isinstance(ch, str) and len(ch) == 1 and "A" <= ch <= "Z"}
+        item = livexivvqa_item(r.get("prediction"), options, answer, variant=variant, seed=seed, key="" if key is None else str(key))
+        own.append({**item, "gt": answer})
+    out = []
+    for i, r in enumerate(rows):
+        key = r.get("index")
+        j = last[key] if key is not None else i
+        out.append({**own[j], "from_row": j})
+    return out
 
 
 # --------------------------------------------------------------------------------------

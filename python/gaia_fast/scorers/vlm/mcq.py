@@ -482,6 +482,11 @@ def _grade_livexivvqa(
     parsed = _native_rows(frame, cols, letters, "can_infer", variant, seed)
     answer = _text(frame[cols["answer"]])
     pred_text = _text(frame[cols["prediction"]]).fill_null("nan")
+    rep = _index_representatives(frame, cols)
+    if rep is not None:
+        # Upstream's answer map is keyed by index: every row of an index is checked against
+        # the answer of the last row holding it.
+        answer = answer.gather(rep)
     work = parsed.select(
         pl.coalesce("parsed", pl.lit("Z")).alias("extracted"),
         "rule",
@@ -545,6 +550,9 @@ def _grade_livexivvqa(
             .alias("log")
         )
     out_cols = work.select(new_cols)
+    shared: dict[str, Any] = {}
+    if rep is not None:
+        work, out_cols, shared = _share_index_verdicts(frame, cols, work, out_cols, rep)
     rows = frame.with_columns(out_cols.get_columns())
 
     ok_mask = ~work["_crash"]
@@ -554,12 +562,7 @@ def _grade_livexivvqa(
     else:
         report, report_error = _report_acc(frame, cols, work["score"], ok_mask)
     stats = _fallback_stats(ok, n, benchmark, variant, seed)
-    if "index" in cols:
-        dup = int(frame[cols["index"]].is_duplicated().sum())
-        if dup:
-            # Upstream keys its results and its answer map by index: rows sharing one get
-            # one verdict, and the dataset's answer of the last of them.
-            stats["duplicate_index_rows"] = dup
+    stats.update(shared)
     judge_errors = int(work["_judge_error"].sum())
     if judge_errors:  # scored by the seeded fallback, as the reference would, but flagged
         stats["status"] = {"ok": ok.height - judge_errors, "judge_error": judge_errors, "error": n - ok.height}
@@ -569,6 +572,69 @@ def _grade_livexivvqa(
     stats["crashed_rows"] = n - ok.height
     stats["reference_error"] = report_error or ("the reference raises on some rows (status 'error')" if n - ok.height else None)
     return GradeResult(rows=rows, report=report, stats=stats)
+
+
+def _index_representatives(frame: pl.DataFrame, cols: dict[str, str]) -> pl.Series | None:
+    """For each row, the position of the last row with the same ``index`` (rows without an
+    index stand alone); None when no index repeats. ``mcq_vanilla_eval`` keys its answer map
+    and its verdicts by index, so these rows share one answer and one verdict."""
+    if "index" not in cols:
+        return None
+    keys = _text(frame[cols["index"]])
+    if not keys.drop_nulls().is_duplicated().any():
+        return None
+    pos = pl.DataFrame({"k": keys}).with_row_index("i")
+    last = pos.filter(pl.col("k").is_not_null()).group_by("k").agg(pl.col("i").last().alias("rep"))
+    joined = pos.join(last, on="k", how="left", maintain_order="left")
+    return joined.select(pl.coalesce("rep", "i"))["rep"]
+
+
+def _share_index_verdicts(
+    frame: pl.DataFrame, cols: dict[str, str], work: pl.DataFrame, out_cols: pl.DataFrame, rep: pl.Series
+) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, Any]]:
+    """Rows sharing an index take the verdict of the last of them.
+
+    Upstream evaluates every row but keeps one result per index (its ``result`` dict and
+    cache), the one written last, and gives it to every row of that index. Which row is
+    written last depends on its worker pool's timing and an unstable sort, so the data do
+    not fix it; gaia-fast takes the last row in file order (what one worker with a stable
+    sort writes last). ``stats`` counts the indexes where that choice matters and gives the
+    correct-row totals the other choices would give."""
+    keys = _text(frame[cols["index"]])
+    n = frame.height
+    moved = rep != pl.Series(range(n), dtype=pl.UInt32)
+    own = pl.DataFrame({"k": keys, "own": work["score"], "now": work["score"].gather(rep)}).filter(pl.col("k").is_not_null())
+    groups = (
+        own.group_by("k")
+        .agg(pl.len().alias("rows"), pl.col("own").min().alias("lo"), pl.col("own").max().alias("hi"), pl.col("now").first())
+        .filter(pl.col("rows") > 1)
+    )
+    conflicts = groups.filter(pl.col("lo") != pl.col("hi"))
+    work = work.gather(rep)
+    shared = out_cols.gather(rep)
+    correct = float(work["score"].sum())
+
+    def total(col: str) -> float:
+        return float((conflicts[col] * conflicts["rows"]).sum()) if conflicts.height else 0.0
+
+    note = pl.concat_str(
+        [
+            pl.lit("index "),
+            pl.lit(keys),
+            pl.lit(" is shared with row "),
+            (pl.lit(rep).cast(pl.Int64) + 2).cast(pl.String),
+            pl.lit(", the last row with it: upstream scores an index once, against that row's answer, so this row takes its verdict: "),
+            pl.col("reason"),
+        ]
+    )
+    shared = shared.with_columns(pl.when(pl.lit(moved)).then(note).otherwise(pl.col("reason")).alias("reason"))
+    stats = {
+        "duplicate_index_rows": int(groups["rows"].sum()),
+        "shared_index_groups": groups.height,
+        "shared_index_conflicts": conflicts.height,
+        "shared_index_correct_range": [correct - total("now") + total("lo"), correct - total("now") + total("hi")],
+    }
+    return work, shared, stats
 
 
 def _report_acc(frame: pl.DataFrame, cols: dict[str, str], score: pl.Series, keep: pl.Series) -> tuple[pl.DataFrame, str | None]:
