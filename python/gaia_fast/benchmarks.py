@@ -10,12 +10,25 @@ benchmark is one module and one entry here.
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["BENCHMARKS", "NON_RESULT", "UNSUPPORTED", "Benchmark", "Detected", "detect", "get", "names", "non_result", "unsupported"]
+__all__ = [
+    "BENCHMARKS",
+    "NON_RESULT",
+    "UNSUPPORTED",
+    "Benchmark",
+    "Detected",
+    "detect",
+    "get",
+    "names",
+    "non_result",
+    "unsupported",
+    "variant_on",
+]
 
 
 @dataclass(frozen=True)
@@ -34,7 +47,23 @@ class Benchmark:
     report: str | None = "_acc.csv"
     #: What it reproduces, one line (the README's table).
     description: str = ""
+    #: ``--as-of``: how VLMEvalKit's evaluation code for it changed, as ``(first day, variant)``
+    #: pairs in date order (ISO dates: the UTC day the change was committed upstream). A date takes the
+    #: variant of the last pair on or before it; a date before the first pair is an error.
+    #: None as a variant: the module's only rule.
+    variants: tuple[tuple[str, str | None], ...] = ()
 
+    def variant_on(self, day: _dt.date | str) -> str | None:
+        """The variant VLMEvalKit's code for this benchmark had on ``day``; ValueError when
+        the table says nothing about that date."""
+        return variant_on(self, day)
+
+
+#: ``can_infer`` (specs/vlmevalkit.md §0): classic from c6bdffd3, the letter position rule
+#: and length guard from c3371551, the "answer is X" regex from a67ace50.
+_CAN_INFER_DATES = (("2024-03-19", "classic"), ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06"))
+#: ``process_punctuation`` of ``YOrN_Extraction``: the period rule changed in 928a95b0.
+_YORN_DATES = (("2024-03-19", "classic"), ("2025-05-13", "2025-05"))
 
 BENCHMARKS: dict[str, Benchmark] = {
     b.name: b
@@ -51,6 +80,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             {"benchmark": "vmcbench"},
             datasets=(r"VMCBench_(DEV|TEST)",),
             description="VMCBench: parse_multi_choice and report_vmc_acc",
+            variants=(("2025-03-05", None),),  # 392c8e7f: VMCBench added (2025-03-04 US time), unchanged since
         ),
         Benchmark(
             "livexivvqa",
@@ -58,6 +88,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             {"benchmark": "livexivvqa"},
             datasets=(r"LiveXivVQA.*",),
             description="LiveXivVQA: can_infer and report_acc",
+            variants=(("2025-07-29", "dcvlr"),),  # only in the DCVLR fork (oumi-ai 9dc79b90)
         ),
         Benchmark(
             "mmmu",
@@ -65,6 +96,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             {"benchmark": "mmmu"},
             datasets=(r"MMMU_(DEV_VAL|TEST)",),
             description="MMMU: multiple choice and open answers, per-subject report",
+            variants=(("2023-12-26", "2023-12"),),  # 39cebe2f: MMMU_eval added
         ),
         Benchmark(
             "mcq",
@@ -96,6 +128,7 @@ BENCHMARKS: dict[str, Benchmark] = {
                 r"MMMB_(ar|cn|en|pt|ru|tr)",
             ),
             description="Multiple choice (MMStar, SEEDBench, ScienceQA, AI2D, RealWorldQA, ...): can_infer (--variant, default classic) and report_acc",
+            variants=_CAN_INFER_DATES,
         ),
         Benchmark(
             "mmt-bench",
@@ -103,6 +136,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             {"benchmark": "mcq", "report": "mmt"},
             datasets=(r"MMT-Bench_(ALL|VAL)(_MI)?",),
             description="MMT-Bench: the mcq flow with report_acc_MMT (l2-categories as the mean of their categories, an ALL row)",
+            variants=_CAN_INFER_DATES,
         ),
         Benchmark(
             "mcq-circular",
@@ -117,6 +151,7 @@ BENCHMARKS: dict[str, Benchmark] = {
                 r"[A-Za-z0-9-]+_circular",
             ),
             description="Circular multiple choice (MMBench, CCBench, *_circular): a question counts only when every rotation of its options is right",
+            variants=_CAN_INFER_DATES,
         ),
         Benchmark(
             "mme",
@@ -125,6 +160,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"MME",),
             report="_score.csv",
             description="MME: YOrN_Extraction (--variant, default classic) and MME_rating (perception, reasoning, per-category accuracy + accuracy+)",
+            variants=_YORN_DATES,
         ),
         Benchmark(
             "pope",
@@ -133,6 +169,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"POPE",),
             report="_score.csv",
             description="POPE: YOrN_Extraction (--variant, default classic) and POPE_rating (F1, accuracy, precision, recall per split)",
+            variants=_YORN_DATES,
         ),
         Benchmark(
             "hallusionbench",
@@ -141,24 +178,28 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"HallusionBench",),
             report="_score.csv",
             description="HallusionBench: YOrN_Extraction (--variant, default classic) and Hallusion_rating (aAcc, fAcc, qAcc per category)",
+            variants=_YORN_DATES,
         ),
         Benchmark(
             "omni3dbench",
             "gaia_fast.scorers.vlm.omni3d",
             datasets=(r"Omni3DBench",),
             description="Omni3DBench: per-type rules, MRA",
+            variants=(("2025-06-06", "vlmevalkit"),),  # 50c954aa: Omni3DBench added (2025-06-05 US time)
         ),
         Benchmark(
             "atomic",
             "gaia_fast.scorers.vlm.physics",
             datasets=(r"(atomic_dataset|Physics_yale|PHYSICS).*",),
             description="PHYSICS (atomic_dataset): boxed answers, SymPy equivalence, optional judge",
+            variants=(("2025-04-18", "8f07d6cf"), ("2025-12-25", "a039b677"), ("2026-03-19", "head")),
         ),
         Benchmark(
             "olympiadbench",
             "gaia_fast.scorers.vlm.olympiad",
             datasets=(r"OlympiadBench.*",),
             description="OlympiadBench: answer extraction and the authors' judge",
+            variants=(("2024-11-16", "vlmevalkit"),),  # 089dc350: OlympiadBench added (the MathJudger port)
         ),
     )
 }
@@ -214,6 +255,38 @@ def unsupported(path: str | Path) -> tuple[str, str, str] | None:
         dataset = p.stem[len(folder) + 1 :]
         return folder, dataset, f"no registered benchmark for dataset {dataset}"
     return None
+
+
+def _day(value: _dt.date | str) -> _dt.date:
+    if isinstance(value, _dt.datetime):
+        return value.date()
+    if isinstance(value, _dt.date):
+        return value
+    try:
+        return _dt.date.fromisoformat(str(value))
+    except ValueError:
+        raise ValueError(f"{value!r} is not a date (YYYY-MM-DD)") from None
+
+
+def variant_on(benchmark: Benchmark | str, day: _dt.date | str) -> str | None:
+    """The variant of ``benchmark`` (an entry or its name) that VLMEvalKit's evaluation code
+    had on ``day``: the last ``(first day, variant)`` pair of its table on or before it.
+    ValueError when it has no table or ``day`` comes before the first pair."""
+    entry = get(benchmark) if isinstance(benchmark, str) else benchmark
+    when = _day(day)
+    if not entry.variants:
+        raise ValueError(f"{entry.name}: no date table, so --as-of cannot pick its variant; pass --variant")
+    chosen: tuple[str, str | None] | None = None
+    for first, variant in entry.variants:
+        if _day(first) <= when:
+            chosen = (first, variant)
+    if chosen is None:
+        first, variant = entry.variants[0]
+        raise ValueError(
+            f"{entry.name}: --as-of {when.isoformat()} is before {first}, the first day gaia-fast knows VLMEvalKit's "
+            f"evaluation of it (variant {variant or 'the only one'}); pass --variant to grade anyway"
+        )
+    return chosen[1]
 
 
 def names() -> tuple[str, ...]:

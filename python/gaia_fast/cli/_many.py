@@ -113,6 +113,7 @@ def grade_bulk(plan: Plan, options: dict[str, Any], *, summary: Path | None, rep
         metadata=meta,
         scorer=options.get("scorer", "gaia"),
         variant=options.get("variant"),
+        as_of=options.get("as_of"),
         seed=options.get("seed", 0),
         prediction_col=options.get("prediction_col"),
         truth_col=options.get("truth_col"),

@@ -13,6 +13,7 @@ import logging
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ import polars as pl
 
 from gaia_fast.datasets.gaia import load_metadata, locate_metadata, validate_submission
 from gaia_fast.cli._common import BadInput
-from gaia_fast.benchmarks import detect
+from gaia_fast.benchmarks import detect, variant_on
 from gaia_fast.cli._many import grade_bulk
 from gaia_fast.cli.vlm import BENCHMARKS, grade_vlm
 from gaia_fast.grading.many import expand, is_metadata_folder, is_parquet_dataset, is_workspace
@@ -130,9 +131,17 @@ def _score_text(v: Any) -> str:
     type=click.Choice(("auto", "gaia", *BENCHMARKS)),
     default=None,
     help="What the archives hold: GAIA results, a VLMEvalKit benchmark, or auto (from each file name "
-    "{model}_{dataset}.xlsx). Default: gaia for one file, auto for a folder or several paths.",
+    "{model}_{dataset}.xlsx; other files are GAIA archives). Default: auto.",
 )
 @click.option("--variant", help="VLMEvalKit benchmarks: the reference version to reproduce (see the README).")
+@click.option(
+    "--as-of",
+    "as_of",
+    type=click.DateTime(formats=["%Y-%m-%d"]),
+    metavar="YYYY-MM-DD",
+    help="VLMEvalKit benchmarks: grade each file as VLMEvalKit's evaluation code stood on this date (each "
+    "benchmark picks its variant from its date table; see the README). Not with --variant.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deterministic MCQ fallback.")
 @click.option("--judge-model", help="LLM judge model (OpenAI-compatible API; key from OPENAI_API_KEY).")
 @click.option("--judge-base-url", help="Base URL of the judge API (default: OPENAI_BASE_URL or OpenAI).")
@@ -167,8 +176,9 @@ def _score_text(v: Any) -> str:
 def grade(archives: tuple[Path, ...], **options: Any) -> None:
     """Grade result archives: files, globs and folders.
 
-    One file (or one workspace folder of <task_id>/answer.txt) is graded as GAIA results by
-    default: known layouts (agent-framework, smolagents, gaia-agent, leaderboard submission,
+    One file (or one workspace folder of <task_id>/answer.txt) is graded as GAIA results
+    unless its name is a VLMEvalKit result file's ({model}_{dataset}.xlsx/.tsv/.csv of a
+    known dataset), which gets its benchmark from the dataset name: known layouts (agent-framework, smolagents, gaia-agent, leaderboard submission,
     answer_comparison.csv) are detected; --prediction-col/--truth-col/--id-col map any
     other. Truth comes from the archive or from --metadata (joined on task id; tasks with
     no row in the archive count as missing). A folder holding only Parquet parts of one
@@ -182,6 +192,13 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
     all). Reports go to --report-dir; exit code 1 when an archive could not be graded.
     """
     engine, ray_address = options.pop("engine"), options.pop("ray_address")
+    as_of = options.pop("as_of")
+    if as_of is not None:
+        if options["variant"] is not None:
+            raise click.UsageError("--as-of picks each file's variant from its date; do not combine it with --variant")
+        if engine == "ray":
+            raise click.UsageError("--as-of applies to VLMEvalKit files, not --engine ray (GAIA archives)")
+        as_of = as_of.date()
     if engine == "ray":
         from gaia_fast.cli.grade_ray import grade_ray
 
@@ -197,11 +214,12 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
     one = archives[0]
     if len(archives) == 1 and summary is None and (one.is_file() or is_workspace(one) or is_parquet_dataset(one) or is_metadata_folder(one)):
         # One archive: today's output.
-        if benchmark == "auto":
+        if benchmark in ("auto", None):
+            # A VLMEvalKit result file names its dataset; anything else is a GAIA archive.
             found = detect(one) if one.is_file() else None
             benchmark = found.benchmark.name if found else "gaia"
-        options["benchmark"] = benchmark or "gaia"
-        grade_archive(one, **options)
+        options["benchmark"] = benchmark
+        grade_archive(one, as_of=as_of, **options)
         return
     try:
         plan = expand([str(a) for a in archives], benchmark or "auto", exclude=report_dir)
@@ -209,7 +227,7 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
         raise BadInput(str(e)) from None
     out_console, err = _consoles(options["as_json"])
     with _library_warnings(err):
-        code = grade_bulk(plan, options, summary=summary, report_dir=report_dir, jobs=jobs, err=err, out=out_console)
+        code = grade_bulk(plan, {**options, "as_of": as_of}, summary=summary, report_dir=report_dir, jobs=jobs, err=err, out=out_console)
     if code:
         sys.exit(code)
 
@@ -271,9 +289,16 @@ def grade_archive(
     chunk_rows: int,
     judge_max_wait: float = 300.0,
     dedupe: str = "auto",
+    as_of: date | None = None,
 ) -> None:
-    """Grade one archive: a results file or a workspace folder."""
+    """Grade one archive: a results file or a workspace folder. ``as_of``: the variant is
+    the one VLMEvalKit's code for the benchmark had on that day (GAIA archives ignore it)."""
     out_console, err = _consoles(as_json)
+    if benchmark != "gaia" and as_of is not None:
+        try:
+            variant = variant_on(benchmark, as_of)
+        except ValueError as e:
+            raise BadInput(f"{archive}: {e}") from None
     if benchmark != "gaia":
         gaia_only = {"--metadata": metadata, "--submission": submission, "--compare": compare}
         used = [flag for flag, value in gaia_only.items() if value]
@@ -295,6 +320,7 @@ def grade_archive(
                 as_json=as_json,
                 err=err,
                 out_console=out_console,
+                as_of=as_of,
             )
         return
     if out is not None:

@@ -66,6 +66,7 @@ def grade_vlm(
     err: Console,
     out_console: Console,
     judge_max_wait: float | None = 300.0,
+    as_of: Any = None,
 ) -> None:
     entry = benchmarks.get(benchmark)
     options = dict(entry.options)
@@ -129,7 +130,8 @@ def grade_vlm(
     if as_json:
         payload = {
             "benchmark": benchmark,
-            "variant": variant,
+            "variant": result.stats.get("variant", variant) if variant is None else variant,
+            **({"as_of": as_of.isoformat()} if as_of is not None else {}),
             "file": str(archive),
             "rows": result.rows.height,
             "report": result.report.to_dicts(),
@@ -138,7 +140,11 @@ def grade_vlm(
         out_console.print_json(json.dumps(payload, default=str))
         _exit_on_judge_errors(judge_errors, err)
         return
-    out_console.print(f"{archive} — {benchmark}" + (f" (variant {variant})" if variant else "") + f", {result.rows.height} rows")
+    shown = variant or result.stats.get("variant")
+    as_of_text = f" as of {as_of.isoformat()}" if as_of is not None else ""
+    out_console.print(
+        f"{archive} — {benchmark}" + (f" (variant {shown}{as_of_text})" if shown else as_of_text) + f", {result.rows.height} rows"
+    )
     out_console.print(_report_table("Report", result.report))
     if "status" in result.rows.columns:
         counts = result.rows.get_column("status").cast(pl.String).value_counts(sort=True)

@@ -383,15 +383,17 @@ class _Reports:
 CAN_INFER_BENCHMARKS = frozenset({"mcq", "mmt-bench", "mcq-circular", "livexivvqa"})
 
 
-def _grade_vlm(job: Job, report: Path | None, variant: str | None, seed: int) -> ArchiveRecord:
+def _grade_vlm(job: Job, report: Path | None, variant: str | None, seed: int, as_of: Any = None) -> ArchiveRecord:
     from gaia_fast.io.vlm import read_result_table
     from gaia_fast.io.writers import write_table
 
     entry = benchmarks.get(job.benchmark or "")
     module = importlib.import_module(entry.module)
-    frame = read_result_table(job.path)
-    if job.benchmark not in CAN_INFER_BENCHMARKS:
+    if as_of is not None:
+        variant = entry.variant_on(as_of)  # ValueError: a date the table says nothing about
+    elif job.benchmark not in CAN_INFER_BENCHMARKS:
         variant = None
+    frame = read_result_table(job.path)
     result = module.grade(frame, variant=variant, seed=seed, judge=None, **entry.options)
     if report is not None:
         write_table(result.report, report)
@@ -409,9 +411,11 @@ def _grade_vlm(job: Job, report: Path | None, variant: str | None, seed: int) ->
     notes = []
     if stats.get("reference_error"):
         notes.append(str(stats["reference_error"]))
-    if stats.get("duplicate_index_rows"):
+    if stats.get("shared_index_conflicts"):
+        lo, hi = stats["shared_index_correct_range"]
         notes.append(
-            f"{stats['duplicate_index_rows']} rows share an index; upstream keys answers and verdicts by index, so its numbers may differ"
+            f"{stats['duplicate_index_rows']} rows share an index; for {stats['shared_index_conflicts']} indexes the hit depends on "
+            f"which row upstream's workers stored last (correct {_number(lo)}..{_number(hi)} possible; here the last row's)"
         )
     error = "; ".join(notes)
     return ArchiveRecord(
@@ -463,7 +467,7 @@ def _grade_one(job: Job, report: Path | None, options: dict[str, Any]) -> Archiv
                 status="ok",
                 report=None if report is None else str(report),
             )
-        return _grade_vlm(job, report, options.get("variant"), options.get("seed", 0))
+        return _grade_vlm(job, report, options.get("variant"), options.get("seed", 0), options.get("as_of"))
     except Exception as e:  # noqa: BLE001 - one broken archive must not stop the others
         message = str(e) or type(e).__name__
         if str(job.path) not in message:
@@ -500,12 +504,15 @@ def grade_many(
     skip_bad_lines: bool = False,
     chunk_rows: int = 1_000_000,
     on_done: Callable[[ArchiveRecord], None] | None = None,
+    as_of: Any = None,
 ) -> list[ArchiveRecord]:
     """Grade every job of ``plan`` (``jobs`` threads, default: the CPU count) and return one
     record per job, in plan order. ``variant`` (a ``can_infer`` version) goes to the
     multiple-choice families that use that matcher, ``seed`` to every VLMEvalKit family;
     ``metadata`` (a loaded frame), ``scorer`` and the column options to the GAIA archives.
-    ``report_dir=None`` writes no reports. ``on_done(record)`` is called as each finishes."""
+    ``report_dir=None`` writes no reports. ``on_done(record)`` is called as each finishes.
+    ``as_of`` (a date) replaces ``variant``: each VLMEvalKit file gets the variant its
+    benchmark's date table gives for that day (:func:`gaia_fast.benchmarks.variant_on`)."""
     reports = None
     if report_dir is not None:
         root = Path(report_dir)
@@ -515,6 +522,7 @@ def grade_many(
         "metadata": metadata,
         "scorer": scorer,
         "variant": variant,
+        "as_of": as_of,
         "seed": seed,
         "prediction_col": prediction_col,
         "truth_col": truth_col,
