@@ -19,13 +19,14 @@ from hypothesis import strategies as st
 
 from gaia_fast import benchmarks
 from gaia_fast.cli import main
-from gaia_fast.reference.vlm_mcq import livexivvqa_item, mcq_vanilla_eval
+from gaia_fast.reference.vlm_mcq import mcq_vanilla_eval
 from gaia_fast.scorers.vlm import mcq
 
 DATA = Path(__file__).parent / "data"
 TREE = DATA / "vlmevalkit_tree"
 SEED2 = DATA / "vlmevalkit_mcq" / "vila_8b_SEEDBench2.xlsx"
 SEED2_HITS = DATA / "vlmevalkit_mcq" / "vila_8b_SEEDBench2_hits.csv"
+SEED2_INDEX = DATA / "vlmevalkit_mcq" / "vila_8b_SEEDBench2_index.csv"
 EXAMPLES = Path(__file__).parent.parent / "examples" / "gaia"
 
 
@@ -262,32 +263,59 @@ def _seed2_hits() -> dict[int, int]:
         return {int(r["index"]): int(r["hit"]) for r in csv.DictReader(f)}
 
 
-def test_seedbench2_shared_indexes_score_against_the_last_rows_answer():
-    frame = pl.read_excel(SEED2)
-    result = mcq.grade(frame, benchmark="mcq")
+def _seed2_full() -> pl.DataFrame:
+    """The whole SEEDBench2 table's shape: its full index column (the evaluation order
+    depends on all of it), with the sample's rows at their own places and empty rows
+    elsewhere."""
+    index = pl.read_csv(SEED2_INDEX)["index"]
+    sample = pl.read_excel(SEED2)
+    blank = pl.DataFrame({"row": pl.Series(range(index.len()), dtype=pl.Int64), "index": index})
+    cells = sample.drop("index").with_columns(pl.col("row").cast(pl.Int64))
+    return blank.join(cells, on="row", how="left", maintain_order="left")
+
+
+def test_seedbench2_every_sample_row_gets_the_archives_hit():
+    full = _seed2_full()
+    result = mcq.grade(full, benchmark="mcq")
     hits = _seed2_hits()
+    rows = result.rows.filter(pl.col("prediction").is_not_null())
+    assert rows.height == 366
+    got = [int(s) for s in rows["score"].to_list()]
+    want = [hits[k] for k in rows["index"].to_list()]
+    assert got == want
     stats = result.stats
-    # One verdict per index, as upstream's result dict keyed by index gives.
-    per_index = result.rows.group_by("index").agg(pl.col("score").n_unique().alias("n"))
-    assert per_index["n"].max() == 1
-    # Each row's own verdict against its index's answer (the last row's): where the rows of an
-    # index disagree, upstream kept whichever its workers wrote last.
-    own: dict[int, set[int]] = {}
-    for r, t in zip(frame.to_dicts(), mcq_vanilla_eval(frame.to_dicts(), variant="classic")):
-        opts = {c: r[c] for c in "ABCD"}
-        own.setdefault(r["index"], set()).add(livexivvqa_item(r["prediction"], opts, t["gt"], variant="classic")["hit"])
-    conflicting = {k for k, v in own.items() if len(v) > 1}
-    assert len(conflicting) == stats["shared_index_conflicts"] == 32
-    for key, score in zip(result.rows["index"], result.rows["score"]):
-        if key not in conflicting:
-            assert int(score) == hits[key], key
-    # The archive's total lies in the range gaia-fast reports.
-    archive_correct = sum(hits[k] for k in frame["index"].to_list())
-    lo, hi = stats["shared_index_correct_range"]
-    assert lo < archive_correct < hi
-    assert float(result.rows["score"].sum()) == lo  # here the last rows are the wrong ones
+    assert stats["shared_index_groups"] == 3099 and stats["duplicate_index_rows"] == 6198
+    # The 32 indexes whose two rows disagree are decided by the evaluation order alone: the
+    # last row of each in the file would give other numbers.
+    assert stats["shared_index_conflicts"] == 32
+    file_last = {}
+    twin = mcq_vanilla_eval(full.to_dicts(), variant="classic")
+    for i, r in enumerate(full.to_dicts()):
+        file_last[r["index"]] = i
+    differs = [i for i, t in enumerate(twin) if t["from_row"] != file_last[full["index"][i]]]
+    assert differs
+    assert [t["hit"] for t in twin] == [int(s) for s in result.rows["score"].to_list()]
+
+
+def test_seedbench2_sample_rows_explain_the_shared_index():
+    result = mcq.grade(pl.read_excel(SEED2), benchmark="mcq")
+    stats = result.stats
     moved = result.rows.filter(pl.col("reason").str.contains("is shared with row"))
     assert moved.height == stats["duplicate_index_rows"] - stats["shared_index_groups"] > 0
+    other = result.rows.filter(pl.col("reason").str.contains("scored against the answer of row"))
+    assert other.height > 0
+    lo, hi = stats["shared_index_correct_range"]
+    assert lo <= float(result.rows["score"].sum()) <= hi and lo < hi
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.lists(st.integers(-3, 40), max_size=300), st.lists(st.text("ab", max_size=3), max_size=120)))
+def test_quicksort_order_is_numpys(keys):
+    import numpy as np
+
+    arr = np.empty(len(keys), dtype=object)
+    arr[:] = keys
+    assert mcq._quicksort_order(list(keys)) == np.argsort(arr, kind="quicksort").tolist()
 
 
 def test_seedbench2_matches_the_twin_row_by_row():

@@ -414,8 +414,9 @@ def _grade_vlm(job: Job, report: Path | None, variant: str | None, seed: int, as
     if stats.get("shared_index_conflicts"):
         lo, hi = stats["shared_index_correct_range"]
         notes.append(
-            f"{stats['duplicate_index_rows']} rows share an index; for {stats['shared_index_conflicts']} indexes the hit depends on "
-            f"which row upstream's workers stored last (correct {_number(lo)}..{_number(hi)} possible; here the last row's)"
+            f"{stats['duplicate_index_rows']} rows share an index, scored as upstream: one verdict per index, the row its "
+            f"sort puts last; the rows of {stats['shared_index_conflicts']} indexes disagree (any other pick: correct "
+            f"{_number(lo)}..{_number(hi)})"
         )
     error = "; ".join(notes)
     return ArchiveRecord(

@@ -496,18 +496,25 @@ def mcq_vanilla_eval(
 
     ``rows``: mappings with ``index``, ``answer``, ``prediction`` and option letters. The
     answer map is ``{index: answer}`` over the rows, so an index's answer is its last row's;
-    every row is evaluated against it, results are stored by index, and every row of an
-    index gets the stored one. Upstream stores the one its workers write last (timing
-    dependent); here the last row's in table order. Returns per row ``livexivvqa_item``'s
-    dict plus ``gt`` (the answer used) and ``from_row`` (the row whose verdict it carries).
+    every row is evaluated against it in ``sort_values(by="index")`` order, results are
+    stored by index as they come back (the later overwrites), and every row of an index
+    gets the stored one. That sort is NumPy's ``argsort(kind="quicksort")``, run here by
+    NumPy itself on an object array (its generic introsort, the one pandas used). Returns
+    per row ``livexivvqa_item``'s dict plus ``gt`` (the answer used) and ``from_row`` (the
+    row whose verdict it carries).
     """
+    import numpy as np  # the oracle of the sort order (test dependency)
+
     gt: dict[Any, Any] = {}
     last: dict[Any, int] = {}
-    for i, r in enumerate(rows):
-        key = r.get("index")
-        if key is not None:
-            gt[key] = r.get("answer")
-            last[key] = i
+    for r in rows:
+        if r.get("index") is not None:
+            gt[r["index"]] = r.get("answer")
+    keyed = [i for i, r in enumerate(rows) if r.get("index") is not None]
+    keys = np.empty(len(keyed), dtype=object)
+    keys[:] = [rows[i]["index"] for i in keyed]
+    for j in np.argsort(keys, kind="quicksort").tolist():
+        last[rows[keyed[j]]["index"]] = keyed[j]
     own = []
     for i, r in enumerate(rows):
         key = r.get("index")

@@ -482,11 +482,13 @@ def _grade_livexivvqa(
     parsed = _native_rows(frame, cols, letters, "can_infer", variant, seed)
     answer = _text(frame[cols["answer"]])
     pred_text = _text(frame[cols["prediction"]]).fill_null("nan")
-    rep = _index_representatives(frame, cols)
-    if rep is not None:
+    shared_rows = _index_representatives(frame, cols)
+    rep = None
+    if shared_rows is not None:
         # Upstream's answer map is keyed by index: every row of an index is checked against
         # the answer of the last row holding it.
-        answer = answer.gather(rep)
+        answer = answer.gather(shared_rows["gt_row"])
+        rep = shared_rows["rep"]
     work = parsed.select(
         pl.coalesce("parsed", pl.lit("Z")).alias("extracted"),
         "rule",
@@ -552,7 +554,7 @@ def _grade_livexivvqa(
     out_cols = work.select(new_cols)
     shared: dict[str, Any] = {}
     if rep is not None:
-        work, out_cols, shared = _share_index_verdicts(frame, cols, work, out_cols, rep)
+        work, out_cols, shared = _share_index_verdicts(frame, cols, work, out_cols, rep, shared_rows["gt_row"])
     rows = frame.with_columns(out_cols.get_columns())
 
     ok_mask = ~work["_crash"]
@@ -574,32 +576,127 @@ def _grade_livexivvqa(
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
+def _quicksort_order(keys: list[Any]) -> list[int]:
+    """The permutation NumPy's ``argsort(kind="quicksort")`` gives without its SIMD sorts
+    (the introsort of ``npysort/quicksort.cpp``: median of three, insertion sort below 16
+    elements, heapsort past 2*log2(n) levels). pandas' ``sort_values`` uses it, and for equal
+    keys its order is not the input order, so it decides which row of a repeated index
+    upstream evaluates last."""
+    n = len(keys)
+    t = list(range(n))
+    v = keys
+
+    def sift(lo: int, i: int, tmp: int, m: int) -> None:
+        j = i << 1
+        while j <= m:
+            if j < m and v[t[lo + j - 1]] < v[t[lo + j]]:
+                j += 1
+            if v[tmp] < v[t[lo + j - 1]]:
+                t[lo + i - 1] = t[lo + j - 1]
+                i = j
+                j += j
+            else:
+                break
+        t[lo + i - 1] = tmp
+
+    def heapsort(lo: int, m: int) -> None:
+        for i in range(m >> 1, 0, -1):
+            sift(lo, i, t[lo + i - 1], m)
+        while m > 1:
+            tmp = t[lo + m - 1]
+            t[lo + m - 1] = t[lo]
+            m -= 1
+            sift(lo, 1, tmp, m)
+
+    lo, hi = 0, n - 1
+    stack: list[tuple[int, int, int]] = []
+    depth = 2 * (n.bit_length() - 1) if n > 0 else 0
+    while True:
+        if depth < 0:
+            heapsort(lo, hi - lo + 1)
+        else:
+            while hi - lo > 15:
+                mid = lo + ((hi - lo) >> 1)
+                if v[t[mid]] < v[t[lo]]:
+                    t[mid], t[lo] = t[lo], t[mid]
+                if v[t[hi]] < v[t[mid]]:
+                    t[hi], t[mid] = t[mid], t[hi]
+                if v[t[mid]] < v[t[lo]]:
+                    t[mid], t[lo] = t[lo], t[mid]
+                pivot = v[t[mid]]
+                i, j = lo, hi - 1
+                t[mid], t[j] = t[j], t[mid]
+                while True:
+                    i += 1
+                    while v[t[i]] < pivot:
+                        i += 1
+                    j -= 1
+                    while pivot < v[t[j]]:
+                        j -= 1
+                    if i >= j:
+                        break
+                    t[i], t[j] = t[j], t[i]
+                t[i], t[hi - 1] = t[hi - 1], t[i]
+                depth -= 1
+                if i - lo < hi - i:
+                    stack.append((i + 1, hi, depth))
+                    hi = i - 1
+                else:
+                    stack.append((lo, i - 1, depth))
+                    lo = i + 1
+            for i in range(lo + 1, hi + 1):
+                x = t[i]
+                j = i
+                while j > lo and v[x] < v[t[j - 1]]:
+                    t[j] = t[j - 1]
+                    j -= 1
+                t[j] = x
+        if not stack:
+            return t
+        lo, hi, depth = stack.pop()
+
+
 def _index_representatives(frame: pl.DataFrame, cols: dict[str, str]) -> pl.Series | None:
-    """For each row, the position of the last row with the same ``index`` (rows without an
-    index stand alone); None when no index repeats. ``mcq_vanilla_eval`` keys its answer map
-    and its verdicts by index, so these rows share one answer and one verdict."""
+    """For each row, the position of the row whose verdict upstream keeps for its ``index``
+    (rows without an index stand alone); None when no index repeats.
+
+    ``mcq_vanilla_eval`` keys its answer map and its results by index: every row is checked
+    against the answer of the index's last row, and the result stored last is the one of
+    the row that comes last after ``sort_values(by="index")`` (its workers return results in
+    that order). That sort is NumPy's introsort, not stable, so this row is not always the
+    last one in the file."""
     if "index" not in cols:
         return None
-    keys = _text(frame[cols["index"]])
+    raw = frame[cols["index"]]
+    keys = _text(raw)
     if not keys.drop_nulls().is_duplicated().any():
         return None
-    pos = pl.DataFrame({"k": keys}).with_row_index("i")
-    last = pos.filter(pl.col("k").is_not_null()).group_by("k").agg(pl.col("i").last().alias("rep"))
-    joined = pos.join(last, on="k", how="left", maintain_order="left")
-    return joined.select(pl.coalesce("rep", "i"))["rep"]
+    as_int = keys.str.strip_chars().cast(pl.Int64, strict=False)
+    sortable = as_int if as_int.null_count() == keys.null_count() else keys
+    present = sortable.is_not_null()
+    values = sortable.filter(present).to_list()
+    positions = pl.Series(range(frame.height), dtype=pl.UInt32).filter(present).to_list()
+    order = _quicksort_order(values)
+    rank = [0] * len(values)
+    for r, i in enumerate(order):
+        rank[i] = r
+    pos = pl.DataFrame({"k": keys, "i": pl.Series(range(frame.height), dtype=pl.UInt32)})
+    ranked = pl.DataFrame({"i": pl.Series(positions, dtype=pl.UInt32), "rank": pl.Series(rank, dtype=pl.Int64)})
+    pos = pos.join(ranked, on="i", how="left", maintain_order="left")
+    last_answer = pos.filter(pl.col("k").is_not_null()).group_by("k").agg(pl.col("i").last().alias("gt_row"))
+    kept = pos.filter(pl.col("k").is_not_null()).group_by("k").agg(pl.col("i").sort_by("rank").last().alias("rep"))
+    joined = pos.join(last_answer, on="k", how="left", maintain_order="left").join(kept, on="k", how="left", maintain_order="left")
+    return joined.select(pl.coalesce("gt_row", "i").alias("gt_row"), pl.coalesce("rep", "i").alias("rep"))
 
 
 def _share_index_verdicts(
-    frame: pl.DataFrame, cols: dict[str, str], work: pl.DataFrame, out_cols: pl.DataFrame, rep: pl.Series
+    frame: pl.DataFrame, cols: dict[str, str], work: pl.DataFrame, out_cols: pl.DataFrame, rep: pl.Series, gt_row: pl.Series
 ) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, Any]]:
-    """Rows sharing an index take the verdict of the last of them.
-
-    Upstream evaluates every row but keeps one result per index (its ``result`` dict and
-    cache), the one written last, and gives it to every row of that index. Which row is
-    written last depends on its worker pool's timing and an unstable sort, so the data do
-    not fix it; gaia-fast takes the last row in file order (what one worker with a stable
-    sort writes last). ``stats`` counts the indexes where that choice matters and gives the
-    correct-row totals the other choices would give."""
+    """Rows sharing an index take the verdict upstream keeps for it (``rep``, see
+    :func:`_index_representatives`): it evaluates every row but stores one result per index,
+    the one written last, and gives it to every row of that index. ``stats`` counts the
+    indexes whose rows disagree (there the kept row decides) and the correct-row totals any
+    other choice of rows would give."""
     keys = _text(frame[cols["index"]])
     n = frame.height
     moved = rep != pl.Series(range(n), dtype=pl.UInt32)
@@ -623,11 +720,24 @@ def _share_index_verdicts(
             pl.lit(keys),
             pl.lit(" is shared with row "),
             (pl.lit(rep).cast(pl.Int64) + 2).cast(pl.String),
-            pl.lit(", the last row with it: upstream scores an index once, against that row's answer, so this row takes its verdict: "),
+            pl.lit(": upstream keeps one verdict per index (that row's, evaluated last) and gives it to this row: "),
             pl.col("reason"),
         ]
     )
-    shared = shared.with_columns(pl.when(pl.lit(moved)).then(note).otherwise(pl.col("reason")).alias("reason"))
+    other_answer = pl.concat_str(
+        [
+            pl.lit("index "),
+            pl.lit(keys),
+            pl.lit(" is shared: scored against the answer of row "),
+            (pl.lit(gt_row).cast(pl.Int64) + 2).cast(pl.String),
+            pl.lit(" (upstream's answer map keeps an index's last answer): "),
+            pl.col("reason"),
+        ]
+    )
+    answer_moved = gt_row != pl.Series(range(n), dtype=pl.UInt32)
+    shared = shared.with_columns(
+        pl.when(pl.lit(moved)).then(note).when(pl.lit(answer_moved)).then(other_answer).otherwise(pl.col("reason")).alias("reason")
+    )
     stats = {
         "duplicate_index_rows": int(groups["rows"].sum()),
         "shared_index_groups": groups.height,
