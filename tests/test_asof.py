@@ -169,7 +169,9 @@ def test_as_of_on_a_tree_names_each_files_variant_everywhere(run, tmp_path):
     summary = tmp_path / "summary.csv"
     r = run(tree, "--as-of", "2025-06-01", "--report-dir", tmp_path / "rep", "--summary", summary, "--json")
     assert r.exit_code == 0, r.output
-    archives = {Path(a["path"]).name: a for a in json.loads(r.stdout)["archives"]}
+    payload = json.loads(r.stdout)
+    assert payload["as_of"] == "2025-06-01"
+    archives = {Path(a["path"]).name: a for a in payload["archives"]}
     # 2025-06-01: can_infer still classic, YOrN_Extraction already 2025-05.
     want = {
         "vila_8b_MMStar.xlsx": "classic",

@@ -134,6 +134,7 @@ def grade_bulk(plan: Plan, options: dict[str, Any], *, summary: Path | None, rep
             "skipped_files": [s.to_dict() for s in plan.skipped_files],
             "report_dir": str(report_dir),
             "summary": None if summary is None else str(summary),
+            "as_of": None if options.get("as_of") is None else options["as_of"].isoformat(),
         }
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
     else:
