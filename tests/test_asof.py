@@ -68,7 +68,7 @@ def run(tmp_path, monkeypatch):
         ("omni3dbench", "2025-06-06", "vlmevalkit"),
         ("vmcbench", "2025-03-05", None),
         ("livexivvqa", "2025-07-29", "dcvlr"),
-        ("mmmu", "2024-01-01", "2023-12"),
+        ("mmmu", "2023-12-22", "2023-12"),
     ],
 )
 def test_variant_on_boundaries(name, day, variant):

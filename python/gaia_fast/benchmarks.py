@@ -96,7 +96,9 @@ BENCHMARKS: dict[str, Benchmark] = {
             {"benchmark": "mmmu"},
             datasets=(r"MMMU_(DEV_VAL|TEST)",),
             description="MMMU: multiple choice and open answers, per-subject report",
-            variants=(("2023-12-26", "2023-12"),),  # 39cebe2f: MMMU_eval added
+            # 24ebca6b (2023-12-22, a side branch): MMMU_eval. Main graded MMMU through the
+            # multiple-choice flow from 39cebe2f (2023-12-26); that is not this entry.
+            variants=(("2023-12-22", "2023-12"),),
         ),
         Benchmark(
             "mcq",
