@@ -165,6 +165,11 @@ def cases() -> list[Case]:
     add("olympiad judge (fast)", "distinct pieces", lambda n: (",".join(str(i) for i in range(n // 7)),
                                                               ",".join(str(i) for i in reversed(range(n // 7)))),
         _native.olympiad_judge_fast)
+    # The greedy pairing on lists of n/10 pieces (so the 1e4 and 1e5 columns are 1e3 and 1e4
+    # pieces a side), in shapes where the first equal truth piece is far down the list.
+    for name, shape in _pairing_shapes().items():
+        add("olympiad judge (fast)", name + ", n/10 pieces",
+            lambda n, shape=shape: tuple(",".join(side) for side in shape(max(1, n // 10))), _native.olympiad_judge_fast)
 
     # --- GAIA scorers ----------------------------------------------------------------------
     gaia_shapes: dict[str, Callable[[int], tuple[str, str]]] = {
@@ -181,6 +186,29 @@ def cases() -> list[Case]:
         add("lenient_match", name, make, gf.lenient_match)
         add("graded_score", name, make, gf.graded_score)
     return out
+
+
+def _pairing_shapes() -> dict[str, Callable[[int], tuple[list[str], list[str]]]]:
+    """k -> (prediction pieces, truth pieces); every shape pairs up completely."""
+
+    def words_after_numbers(k: int) -> tuple[list[str], list[str]]:
+        h = k // 2
+        return ["x"] * h + [f"{i}.5" for i in range(h)], [f"{i}.5" for i in reversed(range(h))] + ["x"] * h
+
+    def mixed(k: int) -> tuple[list[str], list[str]]:
+        a = ["yes" if i % 2 == 0 else str(i) for i in range(k)]
+        return a, a[::-1]
+
+    return {
+        "numbers reversed": lambda k: ([f"{i}.5" for i in range(k)], [f"{i}.50" for i in reversed(range(k))]),
+        "percent variants reversed": lambda k: ([f"{i}.5" for i in range(k)],
+                                                [repr((i + 0.5) / 100) for i in reversed(range(k))]),
+        # 1 + 2i·1e-8 is within the tolerance 1.01e-8 of two truth pieces.
+        "near-tolerance chain reversed": lambda k: ([repr(1 + 2e-8 * i) for i in range(k)],
+                                                    [repr(1 + 2e-8 * i + 1e-8) for i in reversed(range(k))]),
+        "words after numbers": words_after_numbers,
+        "words and numbers reversed": mixed,
+    }
 
 
 def timed(fn: Callable[..., object], args: tuple, limit: float) -> float:

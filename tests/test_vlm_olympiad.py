@@ -356,6 +356,66 @@ def test_judge_fast_agrees_with_twin(pred, gt, precision, variant):
     assert (equal if status == "decided" else None) == want
 
 
+# Lists for the greedy pairing: plain numbers at and near the tolerance edge (1.01 x the
+# precision, also through the percent variants), duplicates, words, float-only numbers,
+# empty pieces; the truth is often a shuffled, lightly edited copy of the prediction.
+_EDGE = st.builds(
+    lambda base, f, scale: repr(base + f * scale),
+    st.sampled_from([0.0, 1.0, -1.0, 0.5, 100.0, 0.01, 3.0]),
+    st.sampled_from([0.0, 0.5, 1.0, 1.01, 1.0100000001, 1.00999999, 1.02, -1.01, -1.0100000001, 2.0]),
+    st.sampled_from([1e-8, 1e-3, 0.0]),
+)
+LIST_PIECE = _EDGE | st.integers(0, 5).map(str) | st.sampled_from(
+    ["1", "1.0", "+1", "-0", "50", "0.5", "100", "0.01", "x", "yes", "1e5", "100000", "", "(1,2", "\\frac{1}{2}", "x=1"]
+)
+
+
+@st.composite
+def _list_pair(draw):
+    pred = draw(st.lists(LIST_PIECE, min_size=1, max_size=7))
+    gt = draw(st.permutations(pred)) if draw(st.booleans()) else draw(st.lists(LIST_PIECE, min_size=1, max_size=7))
+    if gt and draw(st.booleans()):
+        gt[draw(st.integers(0, len(gt) - 1))] = draw(LIST_PIECE)
+    return ",".join(pred), ",".join(gt)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(_list_pair(), st.sampled_from([None, 1e-8, 1e-3, 0.0, [1e-8, 1e-3, 1e-8, 1e-8, 0.0, 1e-8, 1e-8, 1e-8]]),
+       st.sampled_from(["openbmb", "vlmevalkit"]))
+@example(("1,2,3,4", "4,3,2,1"), None, "openbmb")
+@example(("1,1.00000002,1.00000004", "1.00000003,1.00000001,1.00000005"), None, "openbmb")
+@example(("50,0.5,5000", "0.5,50,0.005"), None, "vlmevalkit")
+def test_pairing_of_long_lists_agrees_with_twin(lists, precision, variant):
+    pred, gt = lists
+    status, equal, _ = nat.olympiad_judge_fast(pred, gt, precision, variant)
+    if status == "pending":
+        return
+    try:
+        want = ref.judge(pred, gt, 1e-8 if precision is None else precision, variant)
+    except IndexError:
+        want = None
+    assert (equal if status == "decided" else None) == want
+
+
+def _long_list_shapes(k: int) -> list[tuple[list[str], list[str], bool]]:
+    return [
+        ([f"{i}.5" for i in range(k)], [f"{i}.50" for i in reversed(range(k))], True),
+        ([repr(1 + 2e-8 * i) for i in range(k)], [repr(1 + 2e-8 * i + 1e-8) for i in reversed(range(k))], True),
+        (["x"] * k + [f"{i}.5" for i in range(k)], [f"{i}.5" for i in reversed(range(k))] + ["x"] * k, True),
+        ([str(i) for i in range(k)], ["-5"] + [str(i) for i in reversed(range(k - 1))], False),
+    ]
+
+
+def test_long_lists_are_decided_natively():
+    """Lists of thousands of plain numbers and words pair up natively (no SymPy), and the
+    twin agrees on short lists of the same shapes."""
+    for pred, gt, want in _long_list_shapes(3000):
+        assert nat.olympiad_judge_fast(",".join(pred), ",".join(gt), None, "openbmb") == ("decided", want, "pairing")
+    for pred, gt, want in _long_list_shapes(12):
+        assert ref.judge(",".join(pred), ",".join(gt)) is want
+        assert nat.olympiad_judge_fast(",".join(pred), ",".join(gt), None, "openbmb") == ("decided", want, "pairing")
+
+
 def test_surrogates_are_decided_natively(pool):
     assert nat.olympiad_judge_fast("1, \ud800", "1", None, "openbmb") == ("decided", False, "length_mismatch")
     for pred, gt in (("\ud800", "1"), ("x+\ud800", "\ud800+x"), ("\frac{1}{2}, \ud800", "\ud800, 0.5")):
