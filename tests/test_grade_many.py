@@ -174,8 +174,8 @@ def test_one_archive_keeps_todays_output(run, tmp_path):
 
 
 def test_single_archive_options_are_refused_in_bulk(run, tree):
-    r = run(tree, "--out", "x.parquet")
-    assert r.exit_code == 2 and "--out only apply to one archive" in r.output
+    r = run(tree, "--submission")
+    assert r.exit_code == 2 and "--submission applies to one archive" in r.output
     r = run(tree, "--summary", "s.txt")
     assert r.exit_code == 2 and ".csv or .parquet" in r.output
 

@@ -227,6 +227,7 @@ NON_RESULT: tuple[tuple[str, str], ...] = (
     (r".*_prefetch\.(xlsx|tsv|csv)", "a prefetch log (_prefetch)"),
     (r".*_(supp|tmp|fine_grained|metrics|rating)\.(xlsx|tsv|csv|json)", "an evaluation side output"),
     (r".*\.pkl", "a judge cache (.pkl)"),
+    (r".*\.scored\.parquet", "a scored table (gaia-fast grade --out)"),
 )
 
 

@@ -9,18 +9,15 @@ from typing import Any
 
 import click
 
+from gaia_fast import benchmarks
 from gaia_fast.cli._common import BadInput
-from gaia_fast.grading.many import ArchiveRecord, Plan, grade_many, write_summary
+from gaia_fast.grading.archive import OutputError
+from gaia_fast.grading.many import ArchiveRecord, Plan, columns, grade_many, write_summary
 
-#: Options that only make sense for one archive, with the flag that sets them.
+#: Options that only make sense for one archive: the flag, and why.
 SINGLE_ONLY = {
-    "out": "--out",
-    "compare": "--compare",
-    "explain": "--explain",
-    "submission": "--submission",
-    "acc": "--acc",
-    "judge_model": "--judge-model",
-    "save_judge_responses": "--save-judge-responses",
+    "submission": ("--submission", "it checks one leaderboard submission file; check each file in its own call"),
+    "acc": ("--acc", "each archive's report goes to --report-dir under VLMEvalKit's name"),
 }
 
 
@@ -44,8 +41,9 @@ def _short(text: str | None, limit: int = 70) -> str:
 def summary_table(records: list[ArchiveRecord]):
     from rich.table import Table
 
+    compare = next((r.compare for r in records if r.compare), None)
     t = Table(title=f"{len(records)} archive(s)", title_justify="left")
-    for name, justify in (  # the archive's folder is in --json / --summary
+    heads = [  # the archive's folder is in --json / --summary
         ("archive", "left"),
         ("benchmark", "left"),
         ("model", "left"),
@@ -56,9 +54,10 @@ def summary_table(records: list[ArchiveRecord]):
         ("correct", "right"),
         ("accuracy", "right"),
         ("no fallback", "right"),
-        ("status", "left"),
-        ("error / note", "left"),
-    ):
+    ]
+    if compare:
+        heads += [(f"{compare} acc.", "right"), ("disagree", "right")]
+    for name, justify in (*heads, ("status", "left"), ("error / note", "left")):
         t.add_column(name, justify=justify)
     style = {"ok": "green", "error": "red", "skipped": "yellow"}
     for r in records:
@@ -73,6 +72,7 @@ def summary_table(records: list[ArchiveRecord]):
             _num(r.correct),
             _pct(r.accuracy),
             _pct(r.accuracy_no_fallback),
+            *((_pct(r.compare_accuracy), _num(r.disagreements)) if compare else ()),
             f"[{style.get(r.status, 'white')}]{r.status}[/]",
             _short(r.error[len(r.path) + 2 :] if r.error and r.error.startswith(r.path + ": ") else r.error),
         )
@@ -82,11 +82,18 @@ def summary_table(records: list[ArchiveRecord]):
 def grade_bulk(plan: Plan, options: dict[str, Any], *, summary: Path | None, report_dir: Path, jobs: int | None, err, out) -> int:
     """Grade ``plan``, print (or emit JSON), write ``summary``; return the exit code."""
     ctx = click.get_current_context()
-    used = [flag for key, flag in SINGLE_ONLY.items() if options.get(key)]
+    for key, (flag, why) in SINGLE_ONLY.items():
+        if options.get(key):
+            raise click.UsageError(f"{flag} applies to one archive, not several: {why}")
     if ctx.get_parameter_source("comparison") != click.core.ParameterSource.DEFAULT:
-        used.append("--comparison")
-    if used:
-        raise click.UsageError(f"{', '.join(used)} only apply to one archive; with several, reports go to --report-dir")
+        raise click.UsageError("--comparison applies to one archive, not several: each GAIA archive's answer_comparison.csv goes to --report-dir/<run>/")
+    out_dir = _out_dir(options.get("out"))
+    if options.get("explain") and out_dir is None:
+        raise click.UsageError("--explain with several archives adds the reason column to the scored tables: give --out DIR")
+    gaia = [j for j in plan.jobs if j.benchmark == "gaia"]
+    vlm_modules = sorted({benchmarks.get(j.benchmark).module for j in plan.jobs if j.benchmark not in (None, "gaia")})
+    if options.get("compare") and not gaia:
+        raise click.UsageError(f"--compare applies to GAIA archives (a second GAIA scorer); none of the {len(plan.jobs)} archive(s) is one")
     if summary is not None and summary.suffix.lower() not in (".csv", ".parquet", ".pq"):
         raise click.BadParameter(f"{summary}: write the summary as .csv or .parquet", param_hint="--summary")
     meta = None
@@ -102,37 +109,32 @@ def grade_bulk(plan: Plan, options: dict[str, Any], *, summary: Path | None, rep
     if not plan.jobs and not plan.skipped_files:
         raise BadInput("no result files found")
 
+    judges = _judges(options, vlm_modules, err if not as_json else None)
+
     def progress(record: ArchiveRecord) -> None:
         if not as_json:
             err.print(f"{record.status:>7} {record.path}", markup=False, highlight=False)
 
-    records = grade_many(
-        plan,
-        report_dir=report_dir,
-        jobs=jobs,
-        metadata=meta,
-        scorer=options.get("scorer", "gaia"),
-        variant=options.get("variant"),
-        as_of=options.get("as_of"),
-        seed=options.get("seed", 0),
-        prediction_col=options.get("prediction_col"),
-        truth_col=options.get("truth_col"),
-        id_col=options.get("id_col"),
-        level_col=options.get("level_col"),
-        skip_bad_lines=options.get("skip_bad_lines", False),
-        chunk_rows=options.get("chunk_rows", 1_000_000),
-        on_done=progress,
-    )
+    try:
+        records = _run(plan, options, judges, report_dir=report_dir, jobs=jobs, meta=meta, out_dir=out_dir, on_done=progress)
+    except OutputError as e:
+        raise BadInput(str(e)) from None
+    if judges.recorders and options.get("save_judge_responses") is not None:
+        from gaia_fast.judge import save_responses
+
+        save_responses([r for rec in judges.recorders for r in rec.replies], options["save_judge_responses"])
     if summary is not None:
         try:
             write_summary(records, summary)
         except OSError as e:
             raise BadInput(f"cannot write {summary}: {e.strerror or e}") from None
     if as_json:
+        cols = columns(records)
         payload = {
-            "archives": [r.to_dict() for r in records],
+            "archives": [r.to_dict(cols) for r in records],
             "skipped_files": [s.to_dict() for s in plan.skipped_files],
             "report_dir": str(report_dir),
+            "out": None if out_dir is None else str(out_dir),
             "summary": None if summary is None else str(summary),
             "as_of": None if options.get("as_of") is None else options["as_of"].isoformat(),
         }
@@ -147,7 +149,91 @@ def grade_bulk(plan: Plan, options: dict[str, Any], *, summary: Path | None, rep
                 out.print(f"  {s.path}: {s.reason}", markup=False, highlight=False)
         written = sum(1 for r in records if r.report)
         out.print(f"Reports written to {report_dir}/ ({written})" + (f"; summary to {summary}" if summary else ""))
+        if out_dir is not None:
+            out.print(f"Scored tables written to {out_dir}/ ({sum(1 for r in records if r.out)})")
     failed = [r for r in records if r.status == "error"]
     if failed and not as_json:
         err.print(f"[red]{len(failed)} archive(s) could not be graded[/]", markup=True, highlight=False)
     return 1 if failed else 0
+
+
+def _out_dir(out: Path | None) -> Path | None:
+    """``--out`` with several archives: a folder (made when absent), never one file."""
+    if out is None:
+        return None
+    if out.exists() and not out.is_dir():
+        raise click.BadParameter(f"{out} is a file; with several archives --out names a folder for their scored tables", param_hint="--out")
+    if not out.exists() and out.suffix.lower() in (".parquet", ".pq", ".csv", ".jsonl", ".ndjson", ".xlsx", ".tsv"):
+        raise click.BadParameter(
+            f"{out} looks like a file name; with several archives --out names a folder (each archive's scored table is written into it)",
+            param_hint="--out",
+        )
+    return out
+
+
+class _Judges:
+    """The judges of a bulk run: one per family module (each has its own system prompt),
+    shared by that family's archives, with one progress line on stderr."""
+
+    def __init__(self) -> None:
+        self.by_module: dict[str, Any] = {}
+        self.options: dict[str, dict[str, Any]] = {}
+        self.recorders: list[Any] = []
+        self.bar: Any = None
+
+
+def _judges(options: dict[str, Any], modules: list[str], console) -> _Judges:
+    judges = _Judges()
+    if not options.get("judge_model"):
+        if options.get("save_judge_responses") is not None:
+            raise click.UsageError("--save-judge-responses needs a judge (--judge-model)")
+        return judges
+    if not modules:
+        raise click.UsageError("--judge-model applies to the VLMEvalKit families that use a judge; none of the archives is one (GAIA archives are scored without a judge)")
+    from gaia_fast.cli.vlm import _JudgeBar, make_judge
+
+    judges.bar = _JudgeBar(console) if console is not None else None
+    for module in modules:
+        _, recorder, extra = make_judge(
+            module,
+            judge_model=options["judge_model"],
+            judge_base_url=options.get("judge_base_url"),
+            judge_cache=options.get("judge_cache", True),
+            judge_max_wait=options.get("judge_max_wait", 300.0),
+            on_event=judges.bar,
+        )
+        judges.by_module[module] = recorder
+        judges.options[module] = extra
+        judges.recorders.append(recorder)
+    return judges
+
+
+def _run(plan: Plan, options: dict[str, Any], judges: _Judges, *, report_dir, jobs, meta, out_dir, on_done) -> list[ArchiveRecord]:
+    if judges.bar is not None:
+        judges.bar.start()
+    try:
+        return grade_many(
+            plan,
+            report_dir=report_dir,
+            jobs=jobs,
+            metadata=meta,
+            scorer=options.get("scorer", "gaia"),
+            variant=options.get("variant"),
+            as_of=options.get("as_of"),
+            seed=options.get("seed", 0),
+            prediction_col=options.get("prediction_col"),
+            truth_col=options.get("truth_col"),
+            id_col=options.get("id_col"),
+            level_col=options.get("level_col"),
+            skip_bad_lines=options.get("skip_bad_lines", False),
+            chunk_rows=options.get("chunk_rows", 1_000_000),
+            on_done=on_done,
+            out_dir=out_dir,
+            compare=options.get("compare"),
+            explain=options.get("explain", False),
+            judges=judges.by_module,
+            judge_options=judges.options,
+        )
+    finally:
+        if judges.bar is not None:
+            judges.bar.stop()

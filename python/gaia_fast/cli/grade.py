@@ -113,7 +113,11 @@ def _score_text(v: Any) -> str:
     show_default=True,
     help="Where to write answer_comparison.csv (Zypher format).",
 )
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Write all rows and columns (.csv, .jsonl, .parquet).")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    help="Write all rows and columns (.csv, .jsonl, .parquet). Several archives: a folder, one <archive>.scored.parquet each.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON instead of tables.")
 @click.option("--compare", type=click.Choice(SCORERS), help="Second scorer: list the rows on which the two disagree.")
 @click.option(
@@ -222,7 +226,8 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
         grade_archive(one, as_of=as_of, **options)
         return
     try:
-        plan = expand([str(a) for a in archives], benchmark or "auto", exclude=report_dir)
+        exclude = [report_dir] + ([options["out"]] if options.get("out") is not None else [])
+        plan = expand([str(a) for a in archives], benchmark or "auto", exclude=exclude)
     except FileNotFoundError as e:
         raise BadInput(str(e)) from None
     out_console, err = _consoles(options["as_json"])

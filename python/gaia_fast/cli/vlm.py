@@ -71,7 +71,6 @@ def grade_vlm(
     entry = benchmarks.get(benchmark)
     options = dict(entry.options)
     module = importlib.import_module(entry.module)
-    family = entry.module.rsplit(".", 1)[-1]
     for path, flag in ((out, "--out"), (acc, "--acc")):
         if path is not None:
             try:
@@ -82,23 +81,15 @@ def grade_vlm(
     client = None
     bar = _JudgeBar(err) if judge_model and not as_json else None
     if judge_model:
-        try:
-            # The family's system prompt, where its reference sends one (PHYSICS does).
-            client = OpenAIJudge(
-                model=judge_model,
-                base_url=judge_base_url,
-                system=getattr(module, "JUDGE_SYSTEM_PROMPT", None),
-                cache_dir=None if judge_cache else False,
-                max_wait=judge_max_wait,
-                on_event=bar,
-            )
-        except ValueError as e:
-            raise click.UsageError(str(e)) from None
-        judge = RecordingJudge(client)
-        if not judge_cache and family == "physics":
-            # Asked again, a judge may answer differently; keep the reference's one call per
-            # pair, in order.
-            options = {**options, "judge_cache": False, "judge_concurrency": 1}
+        client, judge, extra = make_judge(
+            entry.module,
+            judge_model=judge_model,
+            judge_base_url=judge_base_url,
+            judge_cache=judge_cache,
+            judge_max_wait=judge_max_wait,
+            on_event=bar,
+        )
+        options = {**options, **extra}
     elif save_judge_responses is not None:
         raise click.UsageError("--save-judge-responses needs a judge (--judge-model)")
     try:
@@ -154,6 +145,39 @@ def grade_vlm(
             out_console.print(f"{key}: {_fmt(value)}")
     err.print(f"Report written to {acc}" + (f"; rows to {out}" if out else ""))
     _exit_on_judge_errors(judge_errors, err)
+
+
+def make_judge(
+    module_name: str,
+    *,
+    judge_model: str,
+    judge_base_url: str | None,
+    judge_cache: bool,
+    judge_max_wait: float | None,
+    on_event: Any = None,
+) -> tuple[OpenAIJudge, RecordingJudge, dict[str, Any]]:
+    """The judge of one family (its module): the client, the recording wrapper the family
+    calls, and the extra options of the family's ``grade``. Bad judge settings are a usage
+    error."""
+    module = importlib.import_module(module_name)
+    try:
+        # The family's system prompt, where its reference sends one (PHYSICS does).
+        client = OpenAIJudge(
+            model=judge_model,
+            base_url=judge_base_url,
+            system=getattr(module, "JUDGE_SYSTEM_PROMPT", None),
+            cache_dir=None if judge_cache else False,
+            max_wait=judge_max_wait,
+            on_event=on_event,
+        )
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    extra: dict[str, Any] = {}
+    if not judge_cache and module_name.rsplit(".", 1)[-1] == "physics":
+        # Asked again, a judge may answer differently; keep the reference's one call per
+        # pair, in order.
+        extra = {"judge_cache": False, "judge_concurrency": 1}
+    return client, RecordingJudge(client), extra
 
 
 def _judge_errors(rows: pl.DataFrame) -> tuple[int, str | None] | tuple[()]:

@@ -27,8 +27,9 @@ import importlib
 import logging
 import math
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,12 +43,14 @@ __all__ = [
     "Job",
     "Plan",
     "SkippedFile",
+    "columns",
     "expand",
     "grade_gaia",
     "grade_many",
     "is_metadata_folder",
     "is_parquet_dataset",
     "is_workspace",
+    "out_paths",
     "records_frame",
     "write_summary",
 ]
@@ -73,6 +76,9 @@ COLUMNS = (
     "error",
     "report",
 )
+#: Columns a record has only in runs that ask for them (``out``: ``--out``; the others:
+#: ``--compare``); :func:`columns` lists those a run's records use.
+OPTIONAL_COLUMNS = ("out", "compare", "compare_accuracy", "disagreements")
 
 
 @dataclass
@@ -123,9 +129,22 @@ class ArchiveRecord:
     status: str = "ok"
     error: str | None = None
     report: str | None = None
+    #: the scored table written under ``out_dir``
+    out: str | None = None
+    #: GAIA with ``compare``: the second scorer, its weighted accuracy, and the rows
+    #: the two decide differently
+    compare: str | None = None
+    compare_accuracy: float | None = None
+    disagreements: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in COLUMNS}
+    def to_dict(self, columns: Sequence[str] = COLUMNS) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in columns}
+
+
+def columns(records: Iterable[ArchiveRecord]) -> tuple[str, ...]:
+    """:data:`COLUMNS` and the :data:`OPTIONAL_COLUMNS` that any of ``records`` fills."""
+    records = list(records)
+    return COLUMNS + tuple(c for c in OPTIONAL_COLUMNS if any(getattr(r, c) is not None for r in records))
 
 
 # --------------------------------------------------------------------------------------
@@ -219,13 +238,13 @@ def _classify(path: Path, benchmark: str, plan: Plan, searched: bool) -> None:
     plan.jobs.append(Job(path, "gaia", None, path.stem))
 
 
-def _search(folder: Path, benchmark: str, plan: Plan, exclude: Path | None) -> None:
+def _search(folder: Path, benchmark: str, plan: Plan, exclude: set[Path]) -> None:
     for root, dirs, files in os.walk(folder):
         here = Path(root)
         keep = []
         for d in sorted(dirs):
             sub = here / d
-            if d.startswith(".") or (exclude is not None and sub.resolve() == exclude):
+            if d.startswith(".") or sub.resolve() in exclude:
                 continue
             if is_metadata_folder(sub):
                 plan.skipped_files.append(SkippedFile(str(sub), "GAIA task metadata (pass it as --metadata)"))
@@ -244,15 +263,24 @@ def _search(folder: Path, benchmark: str, plan: Plan, exclude: Path | None) -> N
             _classify(p, benchmark, plan, searched=True)
 
 
-def expand(paths: Sequence[str | os.PathLike], benchmark: str = "auto", *, exclude: str | os.PathLike | None = None) -> Plan:
+def expand(
+    paths: Sequence[str | os.PathLike],
+    benchmark: str = "auto",
+    *,
+    exclude: str | os.PathLike | Iterable[str | os.PathLike] | None = None,
+) -> Plan:
     """Turn files, globs (expanded here, so quoted globs work) and folders into a
     :class:`Plan`. ``benchmark``: ``"auto"`` (from each file name), ``"gaia"`` or a registry
-    name applied to every result file. ``exclude``: a folder the search skips (the report
-    folder). A path that does not exist and matches nothing raises ``FileNotFoundError``."""
+    name applied to every result file. ``exclude``: a folder (or several) the search
+    skips (the report folder, the ``--out`` folder). A path that does not exist and matches nothing raises ``FileNotFoundError``."""
     if benchmark != "auto":
         benchmarks.get(benchmark)  # KeyError naming the known ones
     plan = Plan()
-    excluded = Path(exclude).resolve() if exclude is not None else None
+    if exclude is None:
+        exclude = ()
+    elif isinstance(exclude, (str, os.PathLike)):
+        exclude = (exclude,)
+    excluded = {Path(e).resolve() for e in exclude}
     for raw in paths:
         text = os.fspath(raw)
         p = Path(text)
@@ -297,56 +325,75 @@ def grade_gaia(
     skip_bad_lines: bool = False,
     comparison: str | os.PathLike | None = None,
     chunk_rows: int = 1_000_000,
+    out: str | os.PathLike | None = None,
+    compare: str | None = None,
+    explain: bool = False,
 ) -> dict[str, Any]:
-    """Grade one GAIA archive (file, workspace folder or Parquet dataset) and return its
-    summary (``input_rows``, ``layout``, ``tasks``, ``correct``, ``accuracy_weighted``,
-    ``levels``, ``status_counts``, ...). ``metadata`` is a frame from
+    """Grade one GAIA archive (file, workspace folder or Parquet dataset) in one streaming
+    pass, the plan of the single-archive command (:func:`gaia_fast.grading.archive.grade_scan`),
+    and return its summary (``input_rows``, ``layout``, ``tasks``, ``correct``,
+    ``accuracy_weighted``, ``levels``, ``status_counts``, ...). ``metadata`` is a frame from
     :func:`gaia_fast.datasets.gaia.load_metadata`. Writes ``answer_comparison.csv`` to
-    ``comparison`` when given. Raises :class:`gaia_fast.io.readers.InputError` (bad input) or
-    ``ValueError`` (no truth)."""
-    from gaia_fast.datasets.gaia import join_metadata
-    from gaia_fast.grading.summary import score_archive, summary
-    from gaia_fast.io.readers import read_archive
-    from gaia_fast.io.writers import write_comparison_csv
+    ``comparison`` and every row and column to ``out`` when given (both atomically);
+    ``compare`` adds a second scorer's summary (``compare``) and the number of rows the two
+    decide differently (``disagreements``); ``explain`` adds the ``reason`` column to ``out``.
+    ``chunk_rows`` is accepted for compatibility: the engine's chunk bounds memory. Raises
+    :class:`gaia_fast.io.readers.InputError` (bad input) or ``ValueError`` (no truth)."""
+    import tempfile
 
-    if is_parquet_dataset(path) and not is_workspace(path):
-        # The parts of one table, read as one Parquet archive (hive partitions included).
-        from gaia_fast.io.readers import _read_parquet
+    from gaia_fast.grading.archive import grade_scan
+    from gaia_fast.io.readers import scan_archive
 
-        overrides = {"prediction_col": prediction_col, "truth_col": truth_col, "id_col": id_col, "level_col": level_col}
-        frame, layout = _read_parquet(Path(path), overrides)
-        skipped = []
-    else:
-        frame, skipped, layout = read_archive(
-            path,
-            prediction_col=prediction_col,
-            truth_col=truth_col,
-            id_col=id_col,
-            level_col=level_col,
-            skip_bad_lines=skip_bad_lines,
-            with_layout=True,
-            keep_originals=False,
-        )
-    input_rows = frame.height
-    for s in skipped:
-        log.warning("%s: skipped %s", path, s)
+    scan = scan_archive(
+        path,
+        prediction_col=prediction_col,
+        truth_col=truth_col,
+        id_col=id_col,
+        level_col=level_col,
+        skip_bad_lines=skip_bad_lines,
+        keep_originals=out is not None,
+    )
+    layout = scan.layout
     if metadata is not None:
         if layout.task_id is None:
             raise ValueError(f"{path}: no task id column to join with the metadata; use --id-col")
-        frame = join_metadata(frame, metadata)
-    elif "truth" not in frame.columns:
+    elif "truth" not in scan.frame.collect_schema():
         raise ValueError(f"{path} ({layout.name} layout) has no truth column; pass --truth-col NAME or --metadata DATASET")
-    scored = score_archive(frame, scorer, chunk_rows=chunk_rows)
-    n_cmp = write_comparison_csv(scored, comparison) if comparison is not None else None
+    with tempfile.TemporaryDirectory(prefix="gaia-fast-") if comparison is None else _no_dir() as scratch:
+        # The plan always writes a comparison; without a report it goes to a scratch folder.
+        target = Path(comparison) if comparison is not None else Path(scratch) / "answer_comparison.csv"
+        outcome = grade_scan(
+            scan,
+            meta=metadata,
+            scorer=scorer,
+            compare=compare,
+            explain=explain,
+            comparison=target,
+            out=None if out is None else Path(out),
+            limit=1,
+            want_duplicates=True,
+        )
+    for s in scan.skipped:
+        log.warning("%s: skipped %s", path, s)
     return {
         "archive": str(path),
         "layout": layout.name,
         "scorer": scorer,
-        "input_rows": input_rows,
-        "skipped_lines": len(skipped),
-        **summary(scored),
-        "comparison": None if comparison is None else {"path": str(comparison), "rows": n_cmp},
+        "input_rows": outcome.input_rows,
+        "skipped_lines": len(scan.skipped),
+        **outcome.summary,
+        "comparison": None if comparison is None else {"path": str(comparison), "rows": outcome.comparison_rows},
+        "out": None if out is None else str(out),
+        "duplicates": outcome.duplicates,
+        "truth_differs": outcome.differ,
+        "compare": None if compare is None else {"scorer": compare, **(outcome.compare_summary or {})},
+        "disagreements": outcome.diff_total if compare is not None else None,
     }
+
+
+@contextmanager
+def _no_dir() -> Iterator[None]:
+    yield None
 
 
 def _number(x: Any) -> float | int | None:
@@ -383,20 +430,34 @@ class _Reports:
 CAN_INFER_BENCHMARKS = frozenset({"mcq", "mmt-bench", "mcq-circular", "livexivvqa"})
 
 
-def _grade_vlm(job: Job, report: Path | None, variant: str | None, seed: int, as_of: Any = None) -> ArchiveRecord:
+def _judge_errors(rows: pl.DataFrame) -> tuple[int, str | None]:
+    """(count, first reason) of the rows whose judge call failed."""
+    if "status" not in rows.columns:
+        return 0, None
+    failed = rows.filter(pl.col("status").cast(pl.String) == "judge_error")
+    first = failed.get_column("reason")[0] if failed.height and "reason" in failed.columns else None
+    return failed.height, first
+
+
+def _grade_vlm(job: Job, report: Path | None, out: Path | None, options: dict[str, Any]) -> ArchiveRecord:
     from gaia_fast.io.vlm import read_result_table
     from gaia_fast.io.writers import write_table
 
     entry = benchmarks.get(job.benchmark or "")
     module = importlib.import_module(entry.module)
+    frame = read_result_table(job.path)
+    as_of = options.get("as_of")
     if as_of is not None:
         variant = entry.variant_on(as_of)  # ValueError: a date the table says nothing about
-    elif job.benchmark not in CAN_INFER_BENCHMARKS:
-        variant = None
-    frame = read_result_table(job.path)
-    result = module.grade(frame, variant=variant, seed=seed, judge=None, **entry.options)
+    else:
+        variant = options.get("variant") if job.benchmark in CAN_INFER_BENCHMARKS else None
+    judge = (options.get("judges") or {}).get(entry.module)
+    family_options = {**entry.options, **((options.get("judge_options") or {}).get(entry.module) or {})}
+    result = module.grade(frame, variant=variant, seed=options.get("seed", 0), judge=judge, **family_options)
     if report is not None:
         write_table(result.report, report)
+    if out is not None:
+        write_table(result.rows, out)
     stats = result.stats
     rows = result.rows
     if "tasks" in stats and "correct" in stats:
@@ -419,6 +480,18 @@ def _grade_vlm(job: Job, report: Path | None, variant: str | None, seed: int, as
             f"{_number(lo)}..{_number(hi)})"
         )
     error = "; ".join(notes)
+    status = "ok"
+    failed, first = _judge_errors(rows)
+    if failed:
+        # The outputs are written and the failed calls count as wrong; the run must say so
+        # (status error, exit 1) and a second run asks the judge only for these rows.
+        status = "error"
+        error = (
+            f"{failed} row(s) have status judge_error (counted as wrong)" + (f"; first: {first}" if first else "")
+            + "; run again to judge only those rows" + (f"; note: {error}" if error else "")
+        )
+    elif error:
+        error = f"note: {error}"
     return ArchiveRecord(
         path=str(job.path),
         benchmark=job.benchmark,
@@ -430,19 +503,22 @@ def _grade_vlm(job: Job, report: Path | None, variant: str | None, seed: int, as
         correct=_number(correct),
         accuracy=_number(accuracy) if accuracy is not None else None,
         accuracy_no_fallback=_number(stats.get("accuracy_no_fallback")),
-        status="ok",
-        error=f"note: {error}" if error else None,
+        status=status,
+        error=error or None,
         report=None if report is None else str(report),
+        out=None if out is None else str(out),
     )
 
 
-def _grade_one(job: Job, report: Path | None, options: dict[str, Any]) -> ArchiveRecord:
+def _grade_one(job: Job, report: Path | None, out: Path | None, options: dict[str, Any]) -> ArchiveRecord:
     if job.benchmark is None:
         return ArchiveRecord(str(job.path), "unsupported", job.model, job.dataset, status="skipped", error=job.reason)
     try:
-        if report is not None:
-            report.parent.mkdir(parents=True, exist_ok=True)
+        for target in (report, out):
+            if target is not None:
+                target.parent.mkdir(parents=True, exist_ok=True)
         if job.benchmark == "gaia":
+            compare = options.get("compare")
             res = grade_gaia(
                 job.path,
                 metadata=options.get("metadata"),
@@ -453,7 +529,9 @@ def _grade_one(job: Job, report: Path | None, options: dict[str, Any]) -> Archiv
                 level_col=options.get("level_col"),
                 skip_bad_lines=options.get("skip_bad_lines", False),
                 comparison=report,
-                chunk_rows=options.get("chunk_rows", 1_000_000),
+                out=out,
+                compare=compare,
+                explain=options.get("explain", False),
             )
             return ArchiveRecord(
                 path=str(job.path),
@@ -467,8 +545,12 @@ def _grade_one(job: Job, report: Path | None, options: dict[str, Any]) -> Archiv
                 accuracy=_number(res["accuracy_weighted"]),
                 status="ok",
                 report=None if report is None else str(report),
+                out=None if out is None else str(out),
+                compare=compare,
+                compare_accuracy=None if compare is None else _number(res["compare"]["accuracy_weighted"]),
+                disagreements=res["disagreements"],
             )
-        return _grade_vlm(job, report, options.get("variant"), options.get("seed", 0), options.get("as_of"))
+        return _grade_vlm(job, report, out, options)
     except Exception as e:  # noqa: BLE001 - one broken archive must not stop the others
         message = str(e) or type(e).__name__
         if str(job.path) not in message:
@@ -489,6 +571,48 @@ def _report_for(job: Job, reports: _Reports | None) -> Path | None:
     return reports.claim(model, name)
 
 
+#: Suffix of the scored tables written under ``out_dir`` (a folder search lists such
+#: files as outputs, see :data:`gaia_fast.benchmarks.NON_RESULT`).
+OUT_SUFFIX = ".scored.parquet"
+
+
+def out_paths(plan: Plan, out_dir: str | os.PathLike) -> list[Path | None]:
+    """Where :func:`grade_many` writes each job's scored table under ``out_dir``: the
+    archive's path relative to the folder all archives share, its extension replaced by
+    :data:`OUT_SUFFIX` (``outputs/m/m_MMStar.xlsx`` → ``out_dir/m/m_MMStar.scored.parquet``
+    when several model folders are graded). Jobs with no flow get None. Raises
+    :class:`~gaia_fast.grading.archive.OutputError` naming both paths when a target is a
+    file the search found (an input) or when two archives would be written to one file."""
+    from gaia_fast.grading.archive import OutputError
+
+    root = Path(out_dir)
+    graded = [j for j in plan.jobs if j.benchmark is not None]
+    if not graded:
+        return [None] * len(plan.jobs)
+    homes = [j.path.resolve().parent for j in graded]
+    base = Path(os.path.commonpath(homes)) if len(homes) > 1 else homes[0]
+    targets: list[Path | None] = []
+    owner: dict[Path, Path] = {}
+    seen = {p.resolve() for p in plan.seen}
+    for job in plan.jobs:
+        if job.benchmark is None:
+            targets.append(None)
+            continue
+        rel = job.path.resolve().relative_to(base)
+        name = rel.name[: -len(rel.suffix)] if rel.suffix and job.path.is_file() else rel.name
+        dest = root / rel.parent / f"{name}{OUT_SUFFIX}"
+        key = dest.resolve()
+        if key in seen or key == job.path.resolve():
+            raise OutputError(f"--out {dest} would replace the input {key}: refusing to overwrite an input; choose another --out folder")
+        if key in owner:
+            raise OutputError(
+                f"--out: {owner[key]} and {job.path} would both be written to {dest}; grade them in separate calls or rename one"
+            )
+        owner[key] = job.path
+        targets.append(dest)
+    return targets
+
+
 def grade_many(
     plan: Plan,
     *,
@@ -506,18 +630,30 @@ def grade_many(
     chunk_rows: int = 1_000_000,
     on_done: Callable[[ArchiveRecord], None] | None = None,
     as_of: Any = None,
+    out_dir: str | os.PathLike | None = None,
+    compare: str | None = None,
+    explain: bool = False,
+    judges: Mapping[str, Any] | None = None,
+    judge_options: Mapping[str, dict[str, Any]] | None = None,
 ) -> list[ArchiveRecord]:
     """Grade every job of ``plan`` (``jobs`` threads, default: the CPU count) and return one
     record per job, in plan order. ``variant`` (a ``can_infer`` version) goes to the
     multiple-choice families that use that matcher, ``seed`` to every VLMEvalKit family;
-    ``metadata`` (a loaded frame), ``scorer`` and the column options to the GAIA archives.
-    ``report_dir=None`` writes no reports. ``on_done(record)`` is called as each finishes.
+    ``metadata`` (a loaded frame), ``scorer``, ``compare`` (a second scorer: its accuracy
+    and the rows the two decide differently), ``explain`` (a ``reason`` column in the
+    scored tables) and the column options to the GAIA archives, each graded in one
+    streaming pass. ``judges`` maps a family's module (a registry entry's ``module``) to
+    the judge its archives use, ``judge_options`` to extra options of its ``grade``.
+    ``report_dir=None`` writes no reports; ``out_dir`` writes each archive's scored table
+    (every row and column) under :func:`out_paths`. ``on_done(record)`` is called as each
+    finishes.
     ``as_of`` (a date) replaces ``variant``: each VLMEvalKit file gets the variant its
     benchmark's date table gives for that day (:func:`gaia_fast.benchmarks.variant_on`)."""
     reports = None
     if report_dir is not None:
         root = Path(report_dir)
         reports = _Reports(root, plan.seen)
+    outs = out_paths(plan, out_dir) if out_dir is not None else [None] * len(plan.jobs)
     targets = [_report_for(j, reports) for j in plan.jobs]
     options = {
         "metadata": metadata,
@@ -531,11 +667,15 @@ def grade_many(
         "level_col": level_col,
         "skip_bad_lines": skip_bad_lines,
         "chunk_rows": chunk_rows,
+        "compare": compare,
+        "explain": explain,
+        "judges": judges,
+        "judge_options": judge_options,
     }
     workers = max(1, min(jobs or os.cpu_count() or 1, len(plan.jobs) or 1))
 
     def run(i: int) -> ArchiveRecord:
-        record = _grade_one(plan.jobs[i], targets[i], options)
+        record = _grade_one(plan.jobs[i], targets[i], outs[i], options)
         if on_done is not None:
             on_done(record)
         return record
@@ -564,12 +704,18 @@ _SCHEMA = {
     "status": pl.String,
     "error": pl.String,
     "report": pl.String,
+    "out": pl.String,
+    "compare": pl.String,
+    "compare_accuracy": pl.Float64,
+    "disagreements": pl.Int64,
 }
 
 
 def records_frame(records: Iterable[ArchiveRecord]) -> pl.DataFrame:
-    """The records as a table (one row per archive, :data:`COLUMNS`)."""
-    return pl.DataFrame([r.to_dict() for r in records], schema=_SCHEMA, orient="row")
+    """The records as a table (one row per archive, :func:`columns`)."""
+    records = list(records)
+    cols = columns(records)
+    return pl.DataFrame([r.to_dict(cols) for r in records], schema={c: _SCHEMA[c] for c in cols}, orient="row")
 
 
 def write_summary(records: Iterable[ArchiveRecord], path: str | os.PathLike) -> None:
