@@ -11,26 +11,10 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from click.testing import CliRunner
 
-from gaia_fast.cli import main
 from gaia_fast.grading import many
 from test_cli_judge_faults import JudgeServer
-
-REPO = Path(__file__).resolve().parents[1]
-EXAMPLES = REPO / "examples" / "gaia"
-TREE = Path(__file__).parent / "data" / "vlmevalkit_tree"
-
-
-@pytest.fixture
-def run(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-
-    def _run(*args, env=None):
-        return CliRunner().invoke(main, ["grade", *map(str, args)], catch_exceptions=False, env=env)
-
-    return _run
-
+from test_grade_many import EXAMPLES, TREE, run  # noqa: F401 - run is the CLI fixture
 
 @pytest.fixture
 def runs(tmp_path) -> Path:
@@ -175,7 +159,7 @@ def test_options_refused_with_a_reason(run, runs, tmp_path):
     assert not (tmp_path / "gaia-fast-reports").exists()
 
 
-def test_judge_options_apply_to_the_families_that_use_a_judge(run, runs, tmp_path):
+def test_judge_options_apply_to_the_families_that_use_a_judge(run, runs, tmp_path, monkeypatch):
     folder = tmp_path / "mixed"
     folder.mkdir()
     frame = pl.DataFrame(
@@ -190,14 +174,15 @@ def test_judge_options_apply_to_the_families_that_use_a_judge(run, runs, tmp_pat
     )
     frame.write_excel(folder / "m_LiveXivVQA.xlsx")
     shutil.copy(runs / "agent_a.jsonl", folder / "agent_a.jsonl")
-    env = {"OPENAI_API_KEY": "test", "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     with JudgeServer(ok_first=None) as judge:
         common = ("--judge-model", "m", "--judge-base-url", judge.url, "--no-judge-cache")
-        r = run(folder, "--metadata", EXAMPLES / "dataset", "--out", tmp_path / "scored", "--save-judge-responses", tmp_path / "j.jsonl", "--json", *common, env=env)
+        r = run(folder, "--metadata", EXAMPLES / "dataset", "--out", tmp_path / "scored", "--save-judge-responses", tmp_path / "j.jsonl", "--json", *common)
         assert r.exit_code == 0, r.output
         asked = len(judge.prompts)
         single = tmp_path / "single.parquet"
-        s = run(folder / "m_LiveXivVQA.xlsx", "--benchmark", "livexivvqa", "--out", single, "--acc", tmp_path / "acc.csv", *common, env=env)
+        s = run(folder / "m_LiveXivVQA.xlsx", "--benchmark", "livexivvqa", "--out", single, "--acc", tmp_path / "acc.csv", *common)
         assert s.exit_code == 0, s.output
     # the two rows can_infer leaves to the judge, asked again while the reply names no option: the same in both runs
     assert asked >= 2 and len(judge.prompts) == 2 * asked
