@@ -22,6 +22,7 @@ import polars as pl
 
 from gaia_fast.datasets.gaia import load_metadata, locate_metadata, validate_submission
 from gaia_fast.cli._common import BadInput
+from gaia_fast.cli._grade_report import print_input_warnings, print_outputs, print_summary
 from gaia_fast.benchmarks import detect, variant_on
 from gaia_fast.cli._many import grade_bulk
 from gaia_fast.cli.vlm import BENCHMARKS, grade_vlm
@@ -401,24 +402,13 @@ def grade_archive(
         except OSError as e:
             raise BadInput(f"cannot write {e.filename or ''}: {e.strerror or e}") from None
 
-        for s in scan.skipped:
-            err.print(f"[yellow]skipped[/] {s}", markup=True, highlight=False)
         if outcome.level_lost:
             logging.getLogger("gaia_fast.io").warning(
                 "%d level value(s) in column %r are not integers; their level is null", outcome.level_lost, layout.level
             )
-        if outcome.differ:
-            err.print(
-                f"[yellow]warning:[/] {outcome.differ} row(s) carry a truth that differs from the metadata's; the metadata's is used",
-                markup=True,
-                highlight=False,
-            )
-        if outcome.duplicates:
-            err.print(
-                f"[yellow]warning:[/] {outcome.duplicates} task id(s) occur more than once (every row is graded): {', '.join(outcome.duplicate_examples)}",
-                markup=True,
-                highlight=False,
-            )
+        print_input_warnings(
+            err, skipped=scan.skipped, differ=outcome.differ, duplicates=outcome.duplicates, examples=outcome.duplicate_examples
+        )
 
     summ = outcome.summary
     result: dict[str, Any] = {
@@ -540,15 +530,7 @@ def _print_report(console, result: dict[str, Any], outcome, scorer: str, compare
     from rich.table import Table
 
     graded = scorer == "gaia-graded"
-    src = f" against {result['metadata']} ({result['split']})" if result["metadata"] else ""
-    console.print(f"{result['archive']} ({result['layout']} layout, {result['input_rows']} rows){src}")
-    console.print(_level_table(f"Accuracy by level — scorer {scorer}", result, graded))
-    counts = ", ".join(f"{k} {v}" for k, v in result["status_counts"].items())
-    console.print(f"Rows: {result['rows']} ({counts})")
-    if result["excluded"]:
-        console.print(f"Excluded from accuracy (no truth / task not in metadata): {result['excluded']}")
-    if result["skipped_lines"]:
-        console.print(f"Skipped lines: {len(result['skipped_lines'])}")
+    print_summary(console, result, scorer)
     if explain:
         shown = outcome.wrong
         t = Table(title=f"{outcome.wrong_total} row(s) not fully correct — scorer {scorer}", title_justify="left")
@@ -604,6 +586,4 @@ def _print_report(console, result: dict[str, Any], outcome, scorer: str, compare
         s = sub["scores"]
         levels = ", ".join(f"level {k.split('_')[1]} {_pct(v)}" for k, v in s.items() if k.startswith("level_"))
         console.print(f"Leaderboard score: {_pct(s['overall'])} ({_num(s['correct'], graded)}/{s['total']}; {levels})")
-    console.print(f"Comparison written to {result['comparison']['path']} ({result['comparison']['rows']} rows)")
-    if result["out"]:
-        console.print(f"All rows written to {result['out']}")
+    print_outputs(console, result)

@@ -55,9 +55,10 @@ def _uri(path: Path) -> Path | str:
 
 def grade_ray(archives: tuple[Path, ...], *, ray_address: str | None, **options: Any) -> None:
     """Run ``grade`` for one PATH (a file, a folder or glob of Parquet parts) on Ray."""
-    from gaia_fast.cli.grade import _consoles, _level_table, _library_warnings
+    from gaia_fast.cli._grade_report import print_input_warnings, print_outputs, print_summary
+    from gaia_fast.cli.grade import _consoles, _library_warnings
     from gaia_fast.datasets.gaia import load_metadata
-    from gaia_fast.io.readers import InputError
+    from gaia_fast.io.readers import InputError, SkippedLine
     from gaia_fast.io.writers import table_format
 
     if len(archives) != 1:
@@ -110,22 +111,13 @@ def grade_ray(archives: tuple[Path, ...], *, ray_address: str | None, **options:
                 )
             except InputError as e:
                 raise BadInput(str(e)) from None
-            for s in graded.skipped:
-                where = f"{s.get('path')}:{s.get('line')}"
-                err.print(f"[yellow]skipped[/] {where}: {s.get('message')}", markup=True, highlight=False)
-            if graded.truth_differs:
-                err.print(
-                    f"[yellow]warning:[/] {graded.truth_differs} row(s) carry a truth that differs from the metadata's; the metadata's is used",
-                    markup=True,
-                    highlight=False,
-                )
-            if graded.duplicate_ids:
-                dup = graded.duplicate_ids
-                err.print(
-                    f"[yellow]warning:[/] {len(dup)} task id(s) occur more than once (every row is graded): {', '.join(dup[:5])}",
-                    markup=True,
-                    highlight=False,
-                )
+            print_input_warnings(
+                err,
+                skipped=[SkippedLine(**s) for s in graded.skipped],
+                differ=graded.truth_differs,
+                duplicates=len(graded.duplicate_ids),
+                examples=graded.duplicate_ids[:5],
+            )
             try:
                 n_cmp = write_outputs(graded.scored, comparison=comparison, out=out)
             except OSError as e:
@@ -150,16 +142,6 @@ def grade_ray(archives: tuple[Path, ...], *, ray_address: str | None, **options:
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False, default=str))
         return
-    src = f" against {result['metadata']} ({result['split']})" if result["metadata"] else ""
-    out_console.print(f"{result['archive']} ({result['layout']} layout, {result['input_rows']} rows, engine ray){src}")
-    out_console.print(_level_table(f"Accuracy by level — scorer {scorer}", result, scorer == "gaia-graded"))
-    counts = ", ".join(f"{k} {v}" for k, v in result["status_counts"].items())
-    out_console.print(f"Rows: {result['rows']} ({counts})")
-    if result["excluded"]:
-        out_console.print(f"Excluded from accuracy (no truth / task not in metadata): {result['excluded']}")
-    if result["skipped_lines"]:
-        out_console.print(f"Skipped lines: {len(result['skipped_lines'])}")
-    out_console.print(f"Comparison written to {comparison} ({n_cmp} rows)")
-    if out is not None:
-        out_console.print(f"All rows written to {out}")
+    print_summary(out_console, result, scorer, engine="ray")
+    print_outputs(out_console, result)
     sys.stdout.flush()
