@@ -177,6 +177,18 @@ def _score_text(v: Any) -> str:
 @click.option("--chunk-rows", type=click.IntRange(min=1), default=1_000_000, hidden=True)
 @click.option("--engine", type=click.Choice(("local", "ray")), default="local", show_default=True, help="ray: read and score on a Ray cluster (gaia-fast[ray]); PATH must be readable on every node.")
 @click.option("--ray-address", metavar="ADDR", help="--engine ray: the cluster to join (e.g. auto, ray://head:10001); default: RAY_ADDRESS, else a local instance.")
+@click.option(
+    "--ray-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="--engine ray: fail when no batch or file finishes for this long (a task that never ends)  [default: 600]",
+)
+@click.option(
+    "--ray-connect-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="--engine ray: fail when the cluster does not answer (or a local instance does not start) within this  [default: 60]",
+)
 @click.option("--dedupe", type=click.Choice(("auto", "on", "off")), default="auto", hidden=True, help="Score each distinct (prediction, truth) of a batch once.")
 def grade(archives: tuple[Path, ...], **options: Any) -> None:
     """Grade result archives: files, globs and folders.
@@ -196,7 +208,8 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
     *.pkl, ...) are skipped and listed; other files are GAIA archives (one --metadata for
     all). Reports go to --report-dir; exit code 1 when an archive could not be graded.
     """
-    engine, ray_address = options.pop("engine"), options.pop("ray_address")
+    engine = options.pop("engine")
+    ray_options = {k: options.pop(k) for k in ("ray_address", "ray_timeout", "ray_connect_timeout")}
     as_of = options.pop("as_of")
     if as_of is not None:
         if options["variant"] is not None:
@@ -207,10 +220,11 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
     if engine == "ray":
         from gaia_fast.cli.grade_ray import grade_ray
 
-        grade_ray(archives, ray_address=ray_address, **options)
+        grade_ray(archives, **ray_options, **options)
         return
-    if ray_address is not None:
-        raise click.UsageError("--ray-address needs --engine ray")
+    used = [f"--{k.replace('_', '-')}" for k, v in ray_options.items() if v is not None]
+    if used:
+        raise click.UsageError(f"{', '.join(used)} needs --engine ray")
     if not archives:
         _grade_zypher(options["comparison"], options["as_json"])
         return

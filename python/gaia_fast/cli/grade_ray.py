@@ -13,6 +13,7 @@ import json
 import logging
 import re
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +28,13 @@ _UNSUPPORTED = {
 }
 
 
-def _start(address: str | None):
-    """Connect to ``address`` (or start a local instance); returns (ray, started_here)."""
+def _start(address: str | None, timeout: float):
+    """Connect to ``address`` (or start a local instance) within ``timeout`` seconds;
+    returns (ray, started_here)."""
     try:
         import ray
+
+        from gaia_fast.integrations.ray import connect
     except ImportError:
         raise click.UsageError("--engine ray needs Ray Data: pip install 'gaia-fast[ray]'") from None
     if ray.is_initialized():
@@ -38,10 +42,66 @@ def _start(address: str | None):
             logging.getLogger("gaia_fast").warning("Ray is already initialised in this process; --ray-address %s is not used", address)
         return ray, False
     try:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
-    except (ConnectionError, RuntimeError, ValueError) as e:
-        raise BadInput(f"cannot connect to Ray at {address or 'a new local instance'}: {e}") from None
+        connect(address, timeout=timeout, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+    except (ConnectionError, TimeoutError, RuntimeError, ValueError) as e:
+        message = str(e) if str(e).startswith("cannot connect") else f"cannot connect to Ray at {address or 'a new local instance'}: {e}"
+        raise BadInput(f"{message} (--ray-connect-timeout {timeout:g})" if isinstance(e, TimeoutError) else message) from None
     return ray, True
+
+
+class _Progress:
+    """The run's progress on stderr: a live line on a terminal; elsewhere (a log) a line
+    as each phase ends and one every :attr:`every` seconds in a long phase."""
+
+    every = 30.0
+
+    def __init__(self, err) -> None:
+        self.err = err
+        self.live: Any = None
+        self.task: Any = None
+        self.last: Any = None
+        self.printed_at = 0.0
+
+    def __enter__(self) -> _Progress:
+        if self.err.is_terminal:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.live = Progress(
+                TextColumn("Ray · {task.fields[phase]}"), BarColumn(), TextColumn("{task.fields[info]}"), TimeElapsedColumn(), console=self.err, transient=True
+            )
+            self.task = self.live.add_task("ray", total=None, phase="starting", info="")
+            self.live.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.live is not None:
+            self.live.stop()
+            self.live = None
+        elif self.last is not None:
+            self._line(self.last)
+        self.last = None
+
+    @staticmethod
+    def _info(p) -> str:
+        if not p.done and not p.total:
+            return ""  # a phase that counts nothing (a group-by)
+        return f"{p.done:,}" + (f"/{p.total:,}" if p.total else "") + f" {p.unit}"
+
+    def _line(self, p) -> None:
+        info = self._info(p)
+        self.err.print(f"ray: {p.phase} {info + ' ' if info else ''}({p.elapsed:.1f} s)", markup=False, highlight=False)
+
+    def __call__(self, p) -> None:
+        if self.live is not None:
+            self.live.update(self.task, phase=p.phase, info=self._info(p), total=p.total, completed=p.done)
+            return
+        if self.last is not None and p.phase != self.last.phase:
+            self._line(self.last)
+            self.printed_at = 0.0
+        elif p.elapsed - self.printed_at >= self.every:
+            self._line(p)
+            self.printed_at = p.elapsed
+        self.last = p
 
 
 def _uri(path: Path) -> Path | str:
@@ -53,13 +113,21 @@ def _uri(path: Path) -> Path | str:
     return f"{scheme}:///{rest}" if scheme == "file" else f"{scheme}://{rest}"
 
 
-def grade_ray(archives: tuple[Path, ...], *, ray_address: str | None, **options: Any) -> None:
+def grade_ray(
+    archives: tuple[Path, ...],
+    *,
+    ray_address: str | None,
+    ray_timeout: float | None = None,
+    ray_connect_timeout: float | None = None,
+    **options: Any,
+) -> None:
     """Run ``grade`` for one PATH (a file, a folder or glob of Parquet parts) on Ray."""
     from gaia_fast.cli._grade_report import print_input_warnings, print_outputs, print_summary
     from gaia_fast.cli.grade import _consoles, _library_warnings
     from gaia_fast.datasets.gaia import load_metadata
     from gaia_fast.io.readers import InputError, SkippedLine
     from gaia_fast.io.writers import table_format
+    from gaia_fast.integrations.ray import CONNECT_TIMEOUT, STALL_TIMEOUT, RayTimeout
 
     if len(archives) != 1:
         raise click.UsageError("--engine ray grades one PATH per call (a file, or a folder or glob of Parquet parts)")
@@ -83,7 +151,9 @@ def grade_ray(archives: tuple[Path, ...], *, ray_address: str | None, **options:
             meta = load_metadata(metadata, split) if metadata is not None else None
         except InputError as e:
             raise BadInput(str(e)) from None
-        ray, started = _start(ray_address)
+        ray, started = _start(ray_address, ray_connect_timeout or CONNECT_TIMEOUT)
+        stall = ray_timeout or STALL_TIMEOUT
+        progress = _Progress(err) if not as_json else None
         try:
             from ray.data import DataContext
 
@@ -97,20 +167,25 @@ def grade_ray(archives: tuple[Path, ...], *, ray_address: str | None, **options:
             ctx.enable_progress_bars = False
             ctx.execution_options.preserve_order = True  # --out keeps the archive's row order
             try:
-                graded = grade_archive_dataset(
-                    archive,
-                    scorer=scorer,
-                    metadata=meta,
-                    prediction_col=options.get("prediction_col"),
-                    truth_col=options.get("truth_col"),
-                    id_col=options.get("id_col"),
-                    level_col=options.get("level_col"),
-                    skip_bad_lines=options.get("skip_bad_lines", False),
-                    explain=options.get("explain", False),
-                    keep_originals=out is not None,
-                )
+                with progress or nullcontext():
+                    graded = grade_archive_dataset(
+                        archive,
+                        scorer=scorer,
+                        metadata=meta,
+                        prediction_col=options.get("prediction_col"),
+                        truth_col=options.get("truth_col"),
+                        id_col=options.get("id_col"),
+                        level_col=options.get("level_col"),
+                        skip_bad_lines=options.get("skip_bad_lines", False),
+                        explain=options.get("explain", False),
+                        keep_originals=out is not None,
+                        timeout=stall,
+                        on_progress=progress,
+                    )
             except InputError as e:
                 raise BadInput(str(e)) from None
+            except RayTimeout as e:
+                raise BadInput(f"{e} (--ray-timeout {stall:g})") from None
             print_input_warnings(
                 err,
                 skipped=[SkippedLine(**s) for s in graded.skipped],
@@ -119,9 +194,12 @@ def grade_ray(archives: tuple[Path, ...], *, ray_address: str | None, **options:
                 examples=graded.duplicate_ids[:5],
             )
             try:
-                n_cmp = write_outputs(graded.scored, comparison=comparison, out=out)
+                with progress or nullcontext():
+                    n_cmp = write_outputs(graded.scored, comparison=comparison, out=out, timeout=stall, on_progress=progress)
             except OSError as e:
                 raise BadInput(f"cannot write {e.filename or ''}: {e.strerror or e}") from None
+            except RayTimeout as e:
+                raise BadInput(f"{e} (--ray-timeout {stall:g})") from None
         finally:
             if started:
                 ray.shutdown()

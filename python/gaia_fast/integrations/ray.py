@@ -34,6 +34,10 @@ from __future__ import annotations
 import glob
 import logging
 import os
+import re
+import socket
+import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,9 +54,14 @@ if TYPE_CHECKING:  # pragma: no cover
     import ray.data
 
 __all__ = [
+    "CONNECT_TIMEOUT",
+    "STALL_TIMEOUT",
     "ArchiveBatch",
     "GradedArchive",
+    "RayProgress",
+    "RayTimeout",
     "ScoreBatch",
+    "connect",
     "grade_archive_dataset",
     "grade_dataset",
     "summarize_dataset",
@@ -167,6 +176,167 @@ class ScoreBatch:
         return table
 
 
+# --------------------------------------------------------------------------- bounded waits
+
+#: Default bound, in seconds, on a wait with no progress: no batch finished, no task
+#: returned. A run that keeps finishing batches is never stopped by it.
+STALL_TIMEOUT = 600.0
+#: Default bound, in seconds, on connecting to a cluster (or starting a local instance).
+CONNECT_TIMEOUT = 60.0
+#: How often the driver looks at the progress counts (seconds).
+_POLL = 0.25
+
+
+class RayTimeout(TimeoutError):
+    """A Ray wait went past its bound: no answer from the cluster, or no progress (a task
+    that does not finish). The message names the address or the archive and the phase."""
+
+
+@dataclass(frozen=True)
+class RayProgress:
+    """What a run is doing, for a progress display (``on_progress`` callbacks): ``phase``
+    (``reading``, ``scoring``, ``summarising``, ``writing``), ``done`` of ``total`` (None
+    when unknown) ``unit`` (``rows`` or ``files``), ``elapsed`` seconds in the phase."""
+
+    phase: str
+    done: int
+    total: int | None
+    unit: str
+    elapsed: float
+
+
+class _Watch:
+    """Runs each blocking Ray call of a run in a thread and waits for it while it makes
+    progress; after ``timeout`` seconds without progress it raises :class:`RayTimeout`
+    naming ``what`` and the phase. Progress is what reaches the driver: finished blocks
+    (:meth:`materialize`), finished file tasks, written batches (:meth:`tick`)."""
+
+    def __init__(self, ray: Any, what: str, timeout: float | None, on_progress: Any = None) -> None:
+        self.ray, self.what, self.timeout, self.on_progress = ray, what, timeout, on_progress
+        self.local: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def tick(self, stage: str, n: int = 1) -> None:
+        with self._lock:
+            self.local[stage] = self.local.get(stage, 0) + n
+
+    def _done(self, stage: str) -> int:
+        with self._lock:
+            return self.local.get(stage, 0)
+
+    def run(self, phase: str, fn: Any, *, stage: str | None = None, total: int | None = None, unit: str = "rows") -> Any:
+        """``fn()``, waited for while ``stage`` (default: ``phase``) makes progress."""
+        stage = stage or phase
+        box: dict[str, Any] = {}
+
+        def target() -> None:
+            try:
+                box["value"] = fn()
+            except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
+                box["error"] = e
+
+        thread = threading.Thread(target=target, name=f"gaia-fast-ray-{phase}", daemon=True)
+        start = last_change = time.monotonic()
+        last = self._done(stage)
+        thread.start()
+        while True:
+            thread.join(_POLL)
+            done = self._done(stage)
+            now = time.monotonic()
+            if self.on_progress is not None:
+                self.on_progress(RayProgress(phase, done, total, unit, now - start))
+            if not thread.is_alive():
+                break
+            if done != last:
+                last, last_change = done, now
+            elif self.timeout is not None and now - last_change > self.timeout:
+                raise RayTimeout(
+                    f"{self.what}: Ray made no progress for {self.timeout:g} s while {phase} "
+                    f"({done:,} {unit} done); a task does not finish or the cluster does not answer"
+                )
+        if "error" in box:
+            raise box["error"]
+        return box.get("value")
+
+    def materialize(self, phase: str, ds: Any, *, total: int | None = None) -> Any:
+        """``ds.materialize()``, the rows of each block counted as it arrives here (the
+        driver sees every finished block: no task has to report)."""
+
+        def collect() -> Any:
+            refs = []
+            for bundle in ds.iter_internal_ref_bundles():
+                refs.extend(bundle.block_refs)
+                self.tick(phase, bundle.num_rows() or 0)
+            return self.ray.data.from_arrow_refs(refs) if refs else ds.materialize()
+
+        return self.run(phase, collect, total=total)
+
+
+def _host_port(address: str) -> tuple[str, int] | None:
+    """``host:port`` of a cluster address (``ray://host:port`` too), or None for ``auto``,
+    ``local`` and other forms Ray resolves itself."""
+    rest = address.split("://", 1)[1] if "://" in address else address
+    m = re.fullmatch(r"\[?([^\]]+?)\]?:(\d+)/?", rest)
+    if m is None:
+        return None
+    return m.group(1), int(m.group(2))
+
+
+class _NoMainThreadNote(logging.Filter):
+    """Ray's note that a driver started from a thread sets no SIGTERM handler: expected."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "not the main thread" not in record.getMessage()
+
+
+def connect(address: str | None = None, *, timeout: float | None = CONNECT_TIMEOUT, **init_kwargs: Any) -> bool:
+    """``ray.init(address, **init_kwargs)`` bounded by ``timeout`` seconds: a cluster
+    address whose port does not accept connections fails at once, one that does not
+    answer fails after ``timeout``, with :class:`ConnectionError` (or
+    :class:`RayTimeout`) naming the address. ``address=None`` starts a local instance
+    (or joins ``RAY_ADDRESS``). Returns False when Ray was already initialised in this
+    process (nothing is done), True when this call connected."""
+    ray = _ray()
+    if ray.is_initialized():
+        return False
+    name = address or os.environ.get("RAY_ADDRESS") or "a new local instance"
+    hp = _host_port(address or os.environ.get("RAY_ADDRESS") or "")
+    if hp is not None:
+        host, port = hp
+        try:
+            socket.create_connection((host, port), timeout=min(timeout or 10.0, 10.0)).close()
+        except OSError as e:
+            raise ConnectionError(f"cannot connect to Ray at {name}: {host}:{port} does not accept connections ({e.strerror or e})") from None
+    box: dict[str, Any] = {}
+    done = threading.Event()
+
+    def target() -> None:
+        try:
+            ray.init(address=address, **init_kwargs)
+        except BaseException as e:  # noqa: BLE001 - handed to the waiting thread
+            box["error"] = e
+        done.set()
+        # Ray ties the processes a local start spawns to the life of the thread that
+        # spawned them (PR_SET_PDEATHSIG): this thread stays until the process ends.
+        threading.Event().wait()
+
+    note = _NoMainThreadNote()
+    worker_log = logging.getLogger("ray._private.worker")
+    worker_log.addFilter(note)
+    try:
+        thread = threading.Thread(target=target, name="gaia-fast-ray-init", daemon=True)
+        thread.start()
+        done.wait(timeout)
+    finally:
+        worker_log.removeFilter(note)
+    if not done.is_set():
+        raise RayTimeout(f"cannot connect to Ray at {name}: no answer within {timeout:g} s")
+    if "error" in box:
+        e = box["error"]
+        raise ConnectionError(f"cannot connect to Ray at {name}: {e}") from e
+    return True
+
+
 # --------------------------------------------------------------------------- summary
 
 
@@ -226,21 +396,30 @@ def summarize_dataset(
     score: str = "score",
     status: str = "status",
     graded: bool | None = None,
+    timeout: float | None = STALL_TIMEOUT,
+    on_progress: Any = None,
+    _watch: _Watch | None = None,
 ) -> dict[str, Any]:
     """Per-level summary of a scored dataset, the dict of
     :func:`gaia_fast.grading.summary.summary` (``rows``, ``tasks``, ``correct``,
     ``excluded``, ``accuracy_macro``, ``accuracy_weighted``, ``levels``,
     ``status_counts``). Computed with a map over blocks and a Ray group-by; the driver
     receives one row per (level, status). ``graded`` (sum the scores as floats) follows
-    the score column's type unless given; an empty dataset has no column types."""
+    the score column's type unless given; an empty dataset has no column types.
+    Every wait is bounded: :class:`RayTimeout` after ``timeout`` seconds without
+    progress; ``on_progress(RayProgress)`` is called while it waits."""
+    return _summarize(scored, level, score, status, graded, _watch or _Watch(_ray(), "summary", timeout, on_progress))
+
+
+def _summarize(scored: Any, level: str | None, score: str, status: str, graded: bool | None, watch: _Watch) -> dict[str, Any]:
     from ray.data.aggregate import Sum
 
-    schema = scored.schema()
+    schema = watch.run("summarising", scored.schema)
     empty = pl.DataFrame(
         schema={"level": pl.Int64, "level_null": pl.Boolean, "status": pl.String, "rows": pl.Int64, "correct": pl.Float64 if graded else pl.Int64}
     )
     if schema is None:
-        if scored.count() == 0:
+        if watch.run("summarising", scored.count) == 0:
             return _summary_from_partials(empty, bool(graded))
         raise ValueError("the dataset has no schema")
     names = list(schema.names)
@@ -254,7 +433,7 @@ def summarize_dataset(
     grouped = partial.groupby(["level", "level_null", "status"], num_partitions=1).aggregate(
         Sum("rows", alias_name="rows"), Sum("correct", alias_name="correct")
     )
-    rows = grouped.take_all()
+    rows = watch.run("summarising", grouped.take_all)
     empty = empty.cast({"correct": pl.Float64 if graded else pl.Int64})
     parts = pl.DataFrame(rows, schema=empty.schema) if rows else empty
     return _summary_from_partials(parts, graded)
@@ -272,6 +451,8 @@ def grade_dataset(
     placeholder_is_missing: bool = True,
     batch_size: int | None = 65_536,
     materialize: bool = True,
+    timeout: float | None = STALL_TIMEOUT,
+    on_progress: Any = None,
 ) -> tuple[ray.data.Dataset, dict[str, Any]]:
     """Score ``ds`` with :class:`ScoreBatch` and summarise it per level.
 
@@ -279,8 +460,10 @@ def grade_dataset(
     ``score``, ``status`` (``kind``, ``reason``); ``summary`` is the dict of
     :func:`summarize_dataset`. With ``materialize=True`` (the default) the scored blocks
     are kept in the object store, so that the summary and whatever the caller does next
-    do not score the dataset twice."""
-    _ray()
+    do not score the dataset twice. Every wait is bounded: :class:`RayTimeout` after
+    ``timeout`` seconds in which no batch finished (None: no bound);
+    ``on_progress(RayProgress)`` is called about four times a second while it waits."""
+    watch = _Watch(_ray(), "grade_dataset", timeout, on_progress)
     fn = ScoreBatch(
         scorer,
         prediction,
@@ -292,8 +475,8 @@ def grade_dataset(
     )
     scored = ds.map_batches(fn, batch_format="pyarrow", batch_size=batch_size, zero_copy_batch=True)
     if materialize:
-        scored = scored.materialize()
-    return scored, summarize_dataset(scored, level=level, graded=scorer == "gaia-graded")
+        scored = watch.materialize("scoring", scored)
+    return scored, summarize_dataset(scored, level=level, graded=scorer == "gaia-graded", _watch=watch)
 
 
 # --------------------------------------------------------------------------- GAIA archives
@@ -443,6 +626,8 @@ def grade_archive_dataset(
     explain: bool = False,
     keep_originals: bool = True,
     batch_size: int | None = 65_536,
+    timeout: float | None = STALL_TIMEOUT,
+    on_progress: Any = None,
 ) -> GradedArchive:
     """Grade a GAIA result archive on the Ray cluster ``ray.init`` connected to.
 
@@ -454,8 +639,43 @@ def grade_archive_dataset(
     by file and line exactly as locally). Then each batch is joined with ``metadata``
     (a :func:`gaia_fast.datasets.load_metadata` frame, sent to every task: it is small)
     and scored as the local path scores it. Metadata tasks with no row are appended
-    with status ``missing``. Raises :class:`gaia_fast.io.InputError` for bad input."""
+    with status ``missing``. Raises :class:`gaia_fast.io.InputError` for bad input.
+
+    Every wait is bounded: after ``timeout`` seconds in which no batch or file finished
+    (None: no bound), :class:`RayTimeout` names ``path`` and the phase.
+    ``on_progress(RayProgress)`` is called about four times a second while it waits."""
     ray = _ray()
+    watch = _Watch(ray, str(path), timeout, on_progress)
+    return _grade_archive(
+        ray, watch, path, scorer, metadata, prediction_col, truth_col, id_col, level_col, skip_bad_lines, explain, keep_originals, batch_size
+    )
+
+
+def _wait_files(ray: Any, refs: list[Any], watch: _Watch) -> list[Any]:
+    """The (skipped, layout) of every per-file read task, counting the files as they finish."""
+    pending = [r[2] for r in refs]
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=len(pending), timeout=_POLL)
+        if ready:
+            watch.tick("reading", len(ready))
+    return ray.get([x for r in refs for x in (r[1], r[2])])
+
+
+def _grade_archive(
+    ray: Any,
+    watch: _Watch,
+    path: str | os.PathLike,
+    scorer: str,
+    metadata: pl.DataFrame | None,
+    prediction_col: str | None,
+    truth_col: str | None,
+    id_col: str | None,
+    level_col: str | None,
+    skip_bad_lines: bool,
+    explain: bool,
+    keep_originals: bool,
+    batch_size: int | None,
+) -> GradedArchive:
     from gaia_fast.io.readers import InputError, detect_layout
 
     _check_scorer(scorer)
@@ -473,10 +693,11 @@ def grade_archive_dataset(
         except FileNotFoundError as e:
             raise InputError(path, str(e).split(": ", 1)[-1]) from None
     skipped: list[dict[str, Any]] = []
+    refs = None
     if uri or all(Path(f).is_file() and Path(f).suffix.lower() in _PARQUET for f in files):
         try:
-            raw = ray.data.read_parquet(files)
-            schema = raw.schema()
+            raw = watch.run("reading", lambda: ray.data.read_parquet(files))
+            schema = watch.run("reading", raw.schema)
         except Exception as e:  # noqa: BLE001
             raise InputError(path, f"cannot read Parquet: {e}") from None
         layout = detect_layout(list(schema.names), path, **overrides)
@@ -495,7 +716,7 @@ def grade_archive_dataset(
             raise InputError(path, "mixes Parquet parts with other files; grade them separately")
         task = ray.remote(_read_one).options(num_returns=3)
         refs = [task.remote(f, overrides, skip_bad_lines, keep_originals) for f in files]
-        infos = ray.get([x for r in refs for x in (r[1], r[2])])
+        infos = watch.run("reading", lambda: _wait_files(ray, refs, watch), total=len(files), unit="files")
         for i in range(0, len(infos), 2):
             found = infos[i + 1]
             if isinstance(found, dict):
@@ -504,11 +725,15 @@ def grade_archive_dataset(
         names = sorted({infos[i + 1].name for i in range(0, len(infos), 2)})
         layout_name = names[0] if len(names) == 1 else "+".join(names)
         normalised = ray.data.from_arrow_refs([r[0] for r in refs])
-    normalised = normalised.materialize()
+    if refs is None:
+        normalised = watch.materialize("reading", normalised)
+    else:  # the files' tables are in the object store already
+        normalised = watch.run("reading", normalised.materialize, total=len(files), unit="files")
     input_rows = normalised.count()
     if batch_size and input_rows > 2 * batch_size and normalised.num_blocks() < 2 * _cpus(ray):
         # one big file is one block: spread it so that scoring runs on every worker
-        normalised = normalised.repartition(min(2 * _cpus(ray), -(-input_rows // batch_size))).materialize()
+        spread = normalised.repartition(min(2 * _cpus(ray), -(-input_rows // batch_size)))
+        normalised = watch.run("reading", spread.materialize, stage="repartition")
     norm_names = list(normalised.schema().names)
     if metadata is None and "truth" not in norm_names:
         raise InputError(path, f"({layout_name} layout) has no truth column; pass --truth-col NAME or --metadata DATASET")
@@ -528,15 +753,17 @@ def grade_archive_dataset(
         grouped = per.groupby("task_id", num_partitions=max(1, min(64, normalised.num_blocks()))).aggregate(
             Sum("n", alias_name="n"), Sum("known", alias_name="known"), Sum("differ", alias_name="differ")
         )
-        kept = grouped.map_batches(_KeepIds(), batch_format="pyarrow", batch_size=None).take_all()
+        kept = watch.run("checking task ids", grouped.map_batches(_KeepIds(), batch_format="pyarrow", batch_size=None).take_all)
         dup = sorted(r["task_id"] for r in kept if r["n"] > 1)
         present = [r["task_id"] for r in kept if r["known"] > 0]
         differ = int(sum(r["differ"] for r in kept))
 
     source = normalised
+    appended = 0
     if metadata is not None:
         seen = pl.DataFrame({"task_id": present}, schema={"task_id": pl.String})
         missing = metadata.select("task_id").join(seen, on="task_id", how="anti", maintain_order="left")
+        appended = missing.height
         if missing.height:
             # Scored by the same batch function, which joins their truth and level.
             rows = missing.select(
@@ -546,13 +773,12 @@ def grade_archive_dataset(
             )
             extra = _conform(rows.to_arrow(compat_level=pl.CompatLevel.oldest()), normalised.schema().base_schema)
             source = normalised.union(ray.data.from_arrow(extra))
-    scored = source.map_batches(
-        ArchiveBatch(scorer, explain=explain, metadata=metadata), batch_format="pyarrow", batch_size=batch_size
-    ).materialize()
+    scoring = source.map_batches(ArchiveBatch(scorer, explain=explain, metadata=metadata), batch_format="pyarrow", batch_size=batch_size)
+    scored = watch.materialize("scoring", scoring, total=input_rows + appended)
     level = "level" if "level" in scored.schema().names else None
     return GradedArchive(
         scored=scored,
-        summary=summarize_dataset(scored, level=level),
+        summary=summarize_dataset(scored, level=level, _watch=watch),
         layout=layout_name,
         input_rows=input_rows,
         skipped=skipped,
@@ -585,12 +811,21 @@ def write_outputs(
     *,
     comparison: str | os.PathLike,
     out: str | os.PathLike | None = None,
+    timeout: float | None = STALL_TIMEOUT,
+    on_progress: Any = None,
 ) -> int:
     """Write ``answer_comparison.csv`` (as :func:`gaia_fast.io.write_comparison_csv`)
     and, with ``out``, every row and column to one file (``.parquet``, ``.csv``,
     ``.jsonl``), both atomically. The blocks stream through the driver in dataset order;
     only the comparison's columns are held there (the file is sorted by task id).
-    Returns the number of comparison rows."""
+    Returns the number of comparison rows. Bounded as :func:`grade_archive_dataset`:
+    :class:`RayTimeout` after ``timeout`` seconds in which no block arrived."""
+    watch = _Watch(_ray(), str(comparison), timeout, on_progress)
+    total = watch.run("writing", scored.count)
+    return watch.run("writing", lambda: _write_outputs(scored, comparison, out, watch), total=total)
+
+
+def _write_outputs(scored: Any, comparison: str | os.PathLike, out: str | os.PathLike | None, watch: _Watch) -> int:
     import pyarrow.parquet as pq
 
     from gaia_fast.io.writers import _flat_for_csv, atomic_path, table_format, write_comparison_csv
@@ -606,6 +841,7 @@ def write_outputs(
             frame = pl.from_arrow(b)
             assert isinstance(frame, pl.DataFrame)
             narrow.append(frame.select([c for c in need if c in frame.columns]))
+            watch.tick("writing", frame.height)
             yield frame.drop(drop)
 
     if out is None:
