@@ -5,6 +5,12 @@ instance started for the run); the summary comes from Ray aggregates; the blocks
 back to this process only to be written to ``--out`` and ``answer_comparison.csv``. PATH
 must be readable at the same path on every node (a shared file system or object store
 mounted alike).
+
+Every wait is bounded: connecting gives up after ``--ray-connect-timeout`` (at once when
+the address's port refuses connections), and the run stops after ``--ray-timeout``
+seconds in which no block, file or written batch finished, naming the archive and the
+phase; both end with exit code 2. Progress goes to stderr (a live line on a terminal,
+a line per phase in a log), not with ``--json``.
 """
 
 from __future__ import annotations

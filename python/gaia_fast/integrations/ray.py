@@ -26,6 +26,11 @@ brought to the driver.
 the archive readers, the metadata join and the row statuses of the local path, block by
 block.
 
+Every wait is bounded: :func:`connect` (``ray.init`` with a deadline) and, in the
+functions above, ``timeout`` seconds without a finished block (``STALL_TIMEOUT``, 600 s)
+raise :class:`RayTimeout` naming the archive and the phase; ``on_progress`` receives a
+:class:`RayProgress` about four times a second.
+
 Ray itself is imported only inside these functions.
 """
 
