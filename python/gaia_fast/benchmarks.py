@@ -183,6 +183,48 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=_YORN_DATES,
         ),
         Benchmark(
+            "textvqa",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "textvqa"},
+            datasets=(r"TextVQA_VAL",),
+            description="TextVQA: process_answer (--variant, default classic) and the VQA accuracy over the ten answers, Overall",
+        ),
+        Benchmark(
+            "chartqa",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "chartqa"},
+            datasets=(r"ChartQA_TEST",),
+            description="ChartQA: relaxed accuracy (5 %; --variant, default classic: the reference's swapped arguments), per split and Overall",
+        ),
+        Benchmark(
+            "ocrvqa",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "ocrvqa"},
+            datasets=(r"OCRVQA_TEST(CORE)?",),
+            description="OCRVQA: exact accuracy after strip and lower, Overall and per category",
+        ),
+        Benchmark(
+            "docvqa",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "docvqa"},
+            datasets=(r"DocVQA_(VAL|TEST)",),
+            description="DocVQA: ANLS (threshold 0.5), Overall",
+        ),
+        Benchmark(
+            "infovqa",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "infovqa"},
+            datasets=(r"InfoVQA_(VAL|TEST)",),
+            description="InfoVQA: ANLS (threshold 0.5), Overall",
+        ),
+        Benchmark(
+            "gqa",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "gqa"},
+            datasets=(r"GQA_TestDev_Balanced",),
+            description="GQA (TestDev balanced): exact accuracy after strip and lower, Overall",
+        ),
+        Benchmark(
             "omni3dbench",
             "gaia_fast.scorers.vlm.omni3d",
             datasets=(r"Omni3DBench",),
@@ -210,7 +252,6 @@ BENCHMARKS: dict[str, Benchmark] = {
 #: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
 UNSUPPORTED: dict[str, str] = {
     r"AMBER|VSR-zeroshot": "yes/no questions (Y/N flow)",
-    r"ChartQA_TEST|TextVQA_VAL|OCRVQA_TEST(CORE)?|DocVQA_(VAL|TEST)|InfoVQA_(VAL|TEST)|GQA_TestDev_Balanced": "open VQA",
     r"OCRBench(_v2)?": "OCR",
     r"COCO_VAL": "captioning",
     r"MathVista_MINI|MathVision(_MINI)?|MathVerse_MINI.*|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",
