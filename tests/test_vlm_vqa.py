@@ -411,3 +411,11 @@ def test_registry_detects(name, bench):
     d = benchmarks.detect(name)
     assert d is not None and d.benchmark.name == bench and d.benchmark.report == "_acc.csv"
     assert benchmarks.unsupported(name) is None
+
+
+def test_variant_as_of():
+    assert vqa.variant_as_of("2024-07-27") == "classic"  # the shared tree
+    assert vqa.variant_as_of("2025-05-12") == "classic"
+    assert vqa.variant_as_of("2025-05-13") == vqa.variant_as_of("2025-08-31") == "2025-05"
+    assert vqa.variant_as_of("2025-09-01") == vqa.variant_as_of("2026-08-18") == "2025-09"
+    assert set(vqa.VARIANT_SINCE) == set(vqa.VARIANTS) == set(twin.VARIANTS)

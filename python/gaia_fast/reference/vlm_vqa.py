@@ -2,8 +2,8 @@
 
 Written from ``vlmeval/dataset/utils/vqa_eval.py``, ``vlmeval/dataset/image_vqa.py`` and
 ``vlmeval/smp/misc.py`` of open-compass/VLMEvalKit at c03bc048 (2024-07-27, the commit
-that wrote the shared VILA-1.5 tree; the code is unchanged since 803affbc, 2024-04-08) and
-at today's head (e8e78f05). Two changes between them give three variants:
+that wrote the shared VILA-1.5 tree; the code is the same from 3d800fce, 2024-03-27, with
+InfoVQA joining DocVQA's ANLS on 2024-04-08) and at today's head (e8e78f05). Two changes between them give three variants:
 
 * ``classic`` (… 2025-05-12): ``process_punctuation`` with ``(?!<=\\d)(\\.)(?!\\d)``, and
   ChartQA's ``relaxed_correctness(ret['pred'], x)``: the prediction is the *target*, the

@@ -16,7 +16,7 @@ use crate::yorn::{process_punctuation_into, Variant as Punct};
 /// Which version of the evaluation code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Variant {
-    /// 2024-04-08 … 2025-05-12: classic `process_punctuation`; ChartQA calls
+    /// 2024-03-27 … 2025-05-12: classic `process_punctuation`; ChartQA calls
     /// `relaxed_correctness(prediction, answer)` (arguments swapped).
     Classic,
     /// 2025-05-13 … 2025-08-31: `(?<!\d)\.(?!\d)` period rule; arguments still swapped.

@@ -24,7 +24,7 @@ sorted.
 
 Variants (``--variant``):
 
-* ``classic`` (default; 2024-04-08 … 2025-05-12, which wrote the VILA-1.5 tree of
+* ``classic`` (default; 2024-03-27 … 2025-05-12, which wrote the VILA-1.5 tree of
   2024-07-27 and most archives): ``process_punctuation``'s ``(?!<=\\d)(\\.)(?!\\d)``, and
   ChartQA calls ``relaxed_correctness(prediction, answer)``: the relative change divides
   by the *prediction*, and a prediction of 0 is compared as text.
@@ -57,6 +57,7 @@ __all__ = [
     "DEFAULT_VARIANT",
     "RULES",
     "VARIANTS",
+    "VARIANT_SINCE",
     "RowDecision",
     "anls_compute",
     "decide",
@@ -65,6 +66,7 @@ __all__ = [
     "parse_answers",
     "process_answer",
     "relaxed_correctness",
+    "variant_as_of",
 ]
 
 #: ``grade(benchmark=...)`` names -> ``process_line`` method (with its ``hit_calculate``).
@@ -79,6 +81,8 @@ BENCHMARKS = {
 VARIANTS: tuple[str, ...] = tuple(_native.VQA_VARIANTS)
 RULES: tuple[str, ...] = tuple(_native.VQA_RULES)
 DEFAULT_VARIANT = "classic"
+#: The day each variant's code reached VLMEvalKit's main branch (for grading "as of" a date).
+VARIANT_SINCE = {"classic": "2024-03-27", "2025-05": "2025-05-13", "2025-09": "2025-09-01"}
 
 _REASON = {
     "vqa_match": "vqa_match: the normalised prediction equals {m} answer(s); each answer scores min(1, matches among the others / 3)",
@@ -93,6 +97,16 @@ _REASON = {
     "anls_below": "anls_below: similarity under 0.5 for every answer (score 0)",
     "no_answers": "no_answers: the answer cell is an empty list",
 }
+
+
+def variant_as_of(date: str) -> str:
+    """The variant of the evaluation code as it stood on ``date`` (``YYYY-MM-DD``); dates
+    before the first give ``classic``, the oldest code this module reproduces."""
+    chosen = "classic"
+    for name, since in VARIANT_SINCE.items():
+        if since <= str(date)[:10]:
+            chosen = name
+    return chosen
 
 
 def _check_variant(variant: str) -> None:
