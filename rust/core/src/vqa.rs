@@ -666,19 +666,16 @@ pub fn score_row<S: AsRef<str>>(prediction: &str, answers: &[S], method: Method,
             RowScore { hit, rule, extracted: pred.to_string(), matched: matched as u32 }
         }
         Method::Anls => {
-            let mut min: Option<f64> = None;
-            for a in answers {
-                let d = anls_compute(a.as_ref(), prediction);
-                // np.min: NaN cannot occur (lengths are finite), so a plain minimum.
-                min = Some(min.map_or(d, |m: f64| m.min(d)));
-            }
+            let dist: Vec<f64> = answers.iter().map(|a| anls_compute(a.as_ref(), prediction)).collect();
+            // np.min: no distance is NaN (lengths are finite), so a plain minimum.
+            let min = dist.iter().copied().reduce(f64::min);
             let extracted: String = collapse_lower(prediction).into_iter().collect();
             match min {
                 None => RowScore { hit: f64::NAN, rule: Rule::NoAnswers, extracted, matched: 0 },
                 Some(m) => {
                     let sim = 1.0 - m;
                     let above = !(sim < 0.5);
-                    let matched = answers.iter().filter(|a| anls_compute(a.as_ref(), prediction) == m).count() as u32;
+                    let matched = dist.iter().filter(|&&d| d == m).count() as u32;
                     RowScore { hit: if above { sim } else { 0.0 }, rule: if above { Rule::AnlsScore } else { Rule::AnlsBelow }, extracted, matched }
                 }
             }
