@@ -202,7 +202,8 @@ def decide(prediction: str, answer: str, benchmark: str = "textvqa", variant: st
             return _accuracy_with_bytes(prediction, answers, method, variant)
         else:
             bad = next(a for a in answers if not isinstance(a, str))
-            why = f"answer list holds {type(bad).__name__} {bad!r}: the reference's string methods raise on it"
+            exc = "TypeError" if isinstance(bad, bytes) else "AttributeError"
+            why = f"answer list holds {type(bad).__name__} {bad!r}: the reference's string methods raise {exc} on it"
             return RowDecision(None, None, None, 0, "reference_error", why)
     hit, rule, extracted, matched = _native.vqa_score_row(prediction, answers, method, variant)
     if rule == "no_answers":
