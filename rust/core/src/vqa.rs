@@ -674,19 +674,14 @@ pub fn score_row<S: AsRef<str>>(prediction: &str, answers: &[S], method: Method,
                 None => RowScore { hit: f64::NAN, rule: Rule::NoAnswers, extracted, matched: 0 },
                 Some(m) => {
                     let sim = 1.0 - m;
-                    let above = !(sim < 0.5);
+                    // `1 - min < 0.5` gives 0 upstream; no distance is NaN.
+                    let above = sim >= 0.5;
                     let matched = dist.iter().filter(|&&d| d == m).count() as u32;
                     RowScore { hit: if above { sim } else { 0.0 }, rule: if above { Rule::AnlsScore } else { Rule::AnlsBelow }, extracted, matched }
                 }
             }
         }
     }
-}
-
-/// Whether the row raises upstream: an empty answer list with a method that takes the
-/// maximum or minimum of the matches (`np.max([])`).
-pub fn raises_on_empty(method: Method) -> bool {
-    matches!(method, Method::Relaxed | Method::Accuracy | Method::Anls)
 }
 
 /// A row of [`score_column`]: its score, or `None` when its answer cell is

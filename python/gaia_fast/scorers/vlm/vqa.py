@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import ast
 import math
+import warnings
 from typing import Any, NamedTuple
 
 import polars as pl
@@ -145,7 +146,10 @@ def np_mean(values: list[float]) -> float:
 
 def _literal_list(answer: str) -> list[Any] | None:
     try:
-        value = ast.literal_eval(answer)
+        with warnings.catch_warnings():
+            # Invalid escapes ("\d") warn at parse time; the cell is data, not code.
+            warnings.simplefilter("ignore")
+            value = ast.literal_eval(answer)
     except Exception:  # noqa: BLE001 - upstream's istype() treats every failure as "not a list"
         return None
     return value if isinstance(value, list) else None
