@@ -431,8 +431,30 @@ def test_registry_detects(name, bench):
 
 
 def test_variant_as_of():
-    assert vqa.variant_as_of("2024-07-27") == "classic"  # the shared tree
-    assert vqa.variant_as_of("2025-05-12") == "classic"
-    assert vqa.variant_as_of("2025-05-13") == vqa.variant_as_of("2025-08-31") == "2025-05"
-    assert vqa.variant_as_of("2025-09-01") == vqa.variant_as_of("2026-08-18") == "2025-09"
-    assert set(vqa.VARIANT_SINCE) == set(vqa.VARIANTS) == set(twin.VARIANTS)
+    """--as-of picks the variant from the registry's date table."""
+    for name in ("textvqa", "chartqa", "ocrvqa", "docvqa", "infovqa", "gqa"):
+        entry = benchmarks.get(name)
+        assert {v for _, v in entry.variants} == set(vqa.VARIANTS) == set(twin.VARIANTS)
+        assert entry.variant_on("2025-05-13") == entry.variant_on("2025-08-31") == "2025-05"
+        assert entry.variant_on("2025-09-01") == entry.variant_on("2026-08-18") == "2025-09"
+    assert benchmarks.variant_on("textvqa", "2024-07-27") == benchmarks.variant_on("chartqa", "2024-07-27") == "classic"
+    assert benchmarks.variant_on("chartqa", "2025-05-12") == "classic"
+    with pytest.raises(ValueError, match="before 2024-09-03"):
+        benchmarks.variant_on("gqa", "2024-07-27")
+
+
+def test_cli_as_of_picks_each_files_variant(tmp_path, monkeypatch):
+    root = tmp_path / "vila_8b"
+    root.mkdir()
+    for dataset in DATASETS:
+        shutil.copy(TREE / f"vila_8b_{dataset}.xlsx", root)
+    monkeypatch.chdir(tmp_path)
+    for day, variant in (("2024-07-27", "classic"), ("2025-06-01", "2025-05"), ("2025-09-01", "2025-09")):
+        reports = tmp_path / f"rep-{day}"
+        r = CliRunner().invoke(main, ["grade", str(root), "--as-of", day, "--json", "--report-dir", str(reports)], catch_exceptions=False)
+        assert r.exit_code == 0, r.output
+        archives = json.loads(r.stdout)["archives"]
+        assert {a["dataset"]: a["variant"] for a in archives} == dict.fromkeys(DATASETS, variant)
+        textvqa = _acc_csv(reports / "vila_8b" / "vila_8b_TextVQA_VAL_acc.csv")
+        same = float(textvqa["Overall"]) == float(_acc_csv(TREE / "vila_8b_TextVQA_VAL_acc.csv")["Overall"])
+        assert same == (variant == "classic")

@@ -58,7 +58,6 @@ __all__ = [
     "DEFAULT_VARIANT",
     "RULES",
     "VARIANTS",
-    "VARIANT_SINCE",
     "RowDecision",
     "anls_compute",
     "decide",
@@ -67,7 +66,6 @@ __all__ = [
     "parse_answers",
     "process_answer",
     "relaxed_correctness",
-    "variant_as_of",
 ]
 
 #: ``grade(benchmark=...)`` names -> ``process_line`` method (with its ``hit_calculate``).
@@ -82,8 +80,6 @@ BENCHMARKS = {
 VARIANTS: tuple[str, ...] = tuple(_native.VQA_VARIANTS)
 RULES: tuple[str, ...] = tuple(_native.VQA_RULES)
 DEFAULT_VARIANT = "classic"
-#: The day each variant's code reached VLMEvalKit's main branch (for grading "as of" a date).
-VARIANT_SINCE = {"classic": "2024-03-27", "2025-05": "2025-05-13", "2025-09": "2025-09-01"}
 
 _REASON = {
     "vqa_match": "vqa_match: the normalised prediction equals {m} answer(s); each answer scores min(1, matches among the others / 3)",
@@ -98,16 +94,6 @@ _REASON = {
     "anls_below": "anls_below: similarity under 0.5 for every answer (score 0)",
     "no_answers": "no_answers: the answer cell is an empty list",
 }
-
-
-def variant_as_of(date: str) -> str:
-    """The variant of the evaluation code as it stood on ``date`` (``YYYY-MM-DD``); dates
-    before the first give ``classic``, the oldest code this module reproduces."""
-    chosen = "classic"
-    for name, since in VARIANT_SINCE.items():
-        if since <= str(date)[:10]:
-            chosen = name
-    return chosen
 
 
 def _check_variant(variant: str) -> None:
