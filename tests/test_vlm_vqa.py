@@ -304,7 +304,8 @@ def test_bad_input():
 
 _ALPHA = st.sampled_from(list("aAnt e.,-/()[]'\"%0123456789\n\t\u00a0\u1680\u2028\x1c\u0661\u0130\u03a3ß_!?;:") + ["the ", "dont ", "one ", "1,0", "3.5.", "an "])
 # Arbitrary Unicode, lone surrogates included, and texts dense in what the rules look at.
-TEXT = st.one_of(st.text(), st.text(st.characters(exclude_categories=())), st.lists(_ALPHA, max_size=25).map("".join))
+TEXT_UTF8 = st.one_of(st.text(), st.lists(_ALPHA, max_size=25).map("".join))
+TEXT = st.one_of(TEXT_UTF8, st.text(st.characters(exclude_categories=())))
 VARIANT = st.sampled_from(twin.VARIANTS)
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -363,8 +364,9 @@ def test_row_parity(prediction, answer, bench, variant):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(TEXT, st.lists(TEXT, min_size=1, max_size=4), st.sampled_from(["a", "b"])), min_size=1, max_size=20), VARIANT)
+@given(st.lists(st.tuples(TEXT_UTF8, st.lists(TEXT_UTF8, min_size=1, max_size=4), st.sampled_from(["a", "b"])), min_size=1, max_size=20), VARIANT)
 def test_batch_parity(rows, variant):
+    # Columns are Arrow/Polars text (UTF-8): lone surrogates reach only the scalar functions.
     frame = pl.DataFrame(
         {"prediction": [r[0] for r in rows], "answer": [repr(r[1]) for r in rows], "split": [r[2] for r in rows]}
     )
