@@ -68,7 +68,10 @@ def test_tree_reports_equal_the_archives_own(run, tree, tmp_path):
     assert r.exit_code == 0, r.output
     p = _payload(r)
     by_dataset = {a["dataset"]: a for a in p["archives"]}
-    assert set(by_dataset) == {"MMStar", "RealWorldQA", "ScienceQA_VAL", "CCBench", "MME", "POPE", "HallusionBench", "AMBER"}
+    assert set(by_dataset) == {
+        "MMStar", "RealWorldQA", "ScienceQA_VAL", "CCBench", "MME", "POPE", "HallusionBench", "AMBER",
+        "ChartQA_TEST", "TextVQA_VAL", "OCRVQA_TESTCORE",
+    }  # fmt: skip
     assert by_dataset["CCBench"]["benchmark"] == "mcq-circular" and by_dataset["CCBench"]["tasks"] == 510
     assert by_dataset["MMStar"]["benchmark"] == "mcq" and by_dataset["MMStar"]["variant"] == "classic"
     assert by_dataset["MMStar"]["accuracy"] == pytest.approx(0.4166666666666667, abs=0)
@@ -88,7 +91,7 @@ def test_tree_reports_equal_the_archives_own(run, tree, tmp_path):
     assert "_acc" in skipped["vila_8b_CCBench_acc.csv"]
     assert "not a result file type" in skipped["README.md"]
     table = pl.read_csv(tmp_path / "summary.csv")
-    assert table.columns == list(many.COLUMNS) and table.height == 8
+    assert table.columns == list(many.COLUMNS) and table.height == 11
     assert table.filter(pl.col("dataset") == "CCBench")["correct"].item() == by_dataset["CCBench"]["correct"]
 
 
@@ -102,7 +105,7 @@ def test_reports_never_replace_the_archives_files(run, tree):
     # a second run does not grade its own earlier reports
     r2 = run(tree, "--json", "--report-dir", tree / "vila_8b-2")
     assert r2.exit_code == 0, r2.output
-    assert len(_payload(r2)["archives"]) == 8
+    assert len(_payload(r2)["archives"]) == 11
 
 
 def test_printed_table_and_listing(run, tree):
@@ -110,7 +113,7 @@ def test_printed_table_and_listing(run, tree):
     assert r.exit_code == 0, r.output
     assert "mcq-circular" in r.stdout and "CCBench" in r.stdout and "33.92%" in r.stdout
     assert "unsupported" in r.stdout and "skipped" in r.stdout
-    assert "Skipped 14 file(s) that are not results" in r.stdout
+    assert "Skipped 17 file(s) that are not results" in r.stdout
     assert "vila_8b_MMStar_openai_result.pkl: not a result file: a judge cache" in r.stdout
 
 
@@ -118,10 +121,14 @@ def test_quoted_glob_and_variant(run, tree):
     r = run(str(tree / "vila_8b" / "vila_8b_*.xlsx"), "--json", "--variant", "2026-06")
     assert r.exit_code == 0, r.output
     p = _payload(r)
-    assert sorted(a["dataset"] for a in p["archives"]) == ["AMBER", "CCBench", "HallusionBench", "MME", "MMStar", "POPE", "RealWorldQA", "ScienceQA_VAL"]
+    assert sorted(a["dataset"] for a in p["archives"]) == [
+        "AMBER", "CCBench", "ChartQA_TEST", "HallusionBench", "MME", "MMStar", "OCRVQA_TESTCORE", "POPE", "RealWorldQA",
+        "ScienceQA_VAL", "TextVQA_VAL",
+    ]  # fmt: skip
     assert {a["variant"] for a in p["archives"] if a["status"] == "ok" and a["benchmark"].startswith("mcq")} == {"2026-06"}
     # --variant is a can_infer version; the yes/no files keep their own default
     assert {a["variant"] for a in p["archives"] if a["benchmark"] in ("mme", "pope", "hallusionbench")} == {"classic"}
+    assert {a["variant"] for a in p["archives"] if a["benchmark"] in ("chartqa", "textvqa", "ocrvqa")} == {"classic"}
     assert "vila_8b_MMStar_openai_result.xlsx" in {Path(s["path"]).name for s in p["skipped_files"]}
     r = run(str(tree / "nothing_*.xlsx"))
     assert r.exit_code == 2 and "no path matches" in r.output

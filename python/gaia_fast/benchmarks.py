@@ -64,6 +64,9 @@ class Benchmark:
 _CAN_INFER_DATES = (("2024-03-19", "classic"), ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06"))
 #: ``process_punctuation`` of ``YOrN_Extraction``: the period rule changed in 928a95b0.
 _YORN_DATES = (("2024-03-19", "classic"), ("2025-05-13", "2025-05"))
+#: Open VQA (``vqa_eval.py``): the period rule changed in 928a95b0, ChartQA's argument order
+#: of relaxed_correctness in 677e30a5; each dataset's table starts where its code is known.
+_VQA_LATER = (("2025-05-13", "2025-05"), ("2025-09-01", "2025-09"))
 
 BENCHMARKS: dict[str, Benchmark] = {
     b.name: b
@@ -183,6 +186,54 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=_YORN_DATES,
         ),
         Benchmark(
+            "textvqa",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "textvqa"},
+            datasets=(r"TextVQA_VAL",),
+            description="TextVQA: process_answer (--variant, default classic) and the VQA accuracy over the ten answers, Overall",
+            variants=(("2024-03-19", "classic"), *_VQA_LATER),
+        ),
+        Benchmark(
+            "chartqa",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "chartqa"},
+            datasets=(r"ChartQA_TEST",),
+            description="ChartQA: relaxed accuracy (5 %; --variant, default classic: the reference's swapped arguments), per split and Overall",
+            variants=(("2024-03-27", "classic"), *_VQA_LATER),  # 3d800fce: str() in relaxed_correctness, the Overall column
+        ),
+        Benchmark(
+            "ocrvqa",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "ocrvqa"},
+            datasets=(r"OCRVQA_TEST(CORE)?",),
+            description="OCRVQA: exact accuracy after strip and lower, Overall and per category",
+            variants=(("2024-03-19", "classic"), *_VQA_LATER),
+        ),
+        Benchmark(
+            "docvqa",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "docvqa"},
+            datasets=(r"DocVQA_(VAL|TEST)",),
+            description="DocVQA: ANLS (threshold 0.5), Overall",
+            variants=(("2024-03-19", "classic"), *_VQA_LATER),
+        ),
+        Benchmark(
+            "infovqa",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "infovqa"},
+            datasets=(r"InfoVQA_(VAL|TEST)",),
+            description="InfoVQA: ANLS (threshold 0.5), Overall",
+            variants=(("2024-04-08", "classic"), *_VQA_LATER),  # 803affbc: InfoVQA added
+        ),
+        Benchmark(
+            "gqa",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "gqa"},
+            datasets=(r"GQA_TestDev_Balanced",),
+            description="GQA (TestDev balanced): exact accuracy after strip and lower, Overall",
+            variants=(("2024-09-03", "classic"), *_VQA_LATER),  # 3dfe2971: GQA added
+        ),
+        Benchmark(
             "omni3dbench",
             "gaia_fast.scorers.vlm.omni3d",
             datasets=(r"Omni3DBench",),
@@ -210,7 +261,6 @@ BENCHMARKS: dict[str, Benchmark] = {
 #: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
 UNSUPPORTED: dict[str, str] = {
     r"AMBER|VSR-zeroshot": "yes/no questions (Y/N flow)",
-    r"ChartQA_TEST|TextVQA_VAL|OCRVQA_TEST(CORE)?|DocVQA_(VAL|TEST)|InfoVQA_(VAL|TEST)|GQA_TestDev_Balanced": "open VQA",
     r"OCRBench(_v2)?": "OCR",
     r"COCO_VAL": "captioning",
     r"MathVista_MINI|MathVision(_MINI)?|MathVerse_MINI.*|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",

@@ -12,5 +12,6 @@ pub mod surrogate;
 mod test_rng;
 pub mod text;
 mod unicode_tables;
+pub mod vqa;
 pub mod yorn;
 mod work;

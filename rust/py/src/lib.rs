@@ -9,6 +9,7 @@ mod choice;
 mod extract;
 mod olympiad;
 mod omni3d;
+mod vqa;
 mod wtf8;
 mod yorn;
 
@@ -251,6 +252,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     extract::register(m)?;
     olympiad::register(m)?;
     omni3d::register(m)?;
+    vqa::register(m)?;
     yorn::register(m)?;
     m.add("STATUSES", batch::Status::ALL.map(|s| s.name()).to_vec())?;
     m.add("KINDS", gaia::Kind::ALL.map(|k| k.name()).to_vec())?;
