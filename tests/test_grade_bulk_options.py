@@ -12,6 +12,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from gaia_fast.benchmarks import detect
+
 from gaia_fast.grading import many
 from test_cli_judge_faults import JudgeServer
 from test_grade_many import EXAMPLES, TREE, run  # noqa: F401 - run is the CLI fixture
@@ -109,7 +111,8 @@ def test_out_for_vlm_archives_equals_single_calls(run, tmp_path):
     r = run(tree, "--out", tmp_path / "scored", "--report-dir", tmp_path / "rep", "--json")
     assert r.exit_code == 0, r.output
     records = [a for a in json.loads(r.stdout)["archives"] if a["status"] == "ok"]
-    assert len(records) == 8
+    # every result file of a known dataset (the tree's, and llava's MMStar; AMBER has no flow)
+    assert len(records) == sum(1 for p in tree.rglob("*.xlsx") if detect(p)) >= 11
     for a in records:
         src = Path(a["path"])
         # the folders below the one all archives share are kept: one model per folder
