@@ -74,11 +74,14 @@ pub fn official<O: Observer>(prediction: Option<&str>, truth: &str, opt: Officia
     // The whole-rule kernel serves callers that want only the decision; numbers compared
     // with a tolerance keep the full path (`inf - inf` is NaN there).
     let whole_kernel = O::DECISION_ONLY && opt.number_tolerance.is_none() && fits_kernels(pred, truth);
+    if O::DECISION_ONLY && opt.number_tolerance.is_none() && prediction.is_none() && none_never_matches(truth) {
+        return false;
+    }
     if !O::EVERY_STEP && opt.number_tolerance.is_none() {
         #[cfg(target_arch = "x86_64")]
         if whole_kernel {
             // SAFETY: features and lengths checked.
-            if let Some((m, _)) = unsafe { crate::text::avx512::official_short(pred.as_bytes(), truth.as_bytes(), opt.lower) } {
+            if let Some(m) = unsafe { crate::text::avx512::official_decision(pred.as_bytes(), truth.as_bytes(), opt.lower) } {
                 return m;
             }
         }
@@ -167,6 +170,17 @@ fn fits_kernels(pred: &str, truth: &str) -> bool {
 #[inline]
 fn identical_match(prediction: Option<&str>, truth: &str) -> bool {
     prediction == Some(truth) && !has_any_byte(truth.as_bytes(), b"nN")
+}
+
+/// Can the official rule (exact `==`) surely not accept a null prediction (the text
+/// `"None"`) for `truth`? A list truth has more pieces than `"None"`; a string truth
+/// must normalise to `none` (or `None`), which needs an `n` or `N` (no other character
+/// lowercases to one); a number truth must be the +inf the reference reads `"None"` as,
+/// which float() spells with an `n` (inf, infinity) or an exponent, or with more than
+/// 308 digits, more than a text of 300 bytes holds.
+#[inline]
+fn none_never_matches(truth: &str) -> bool {
+    truth.len() <= 300 && !has_any_byte(truth.as_bytes(), b"nNeE")
 }
 
 /// `re.split("[,;]", s)`: empty pieces kept, pieces not trimmed. Both separators are
@@ -899,7 +913,7 @@ mod tests {
             }
         };
         let seps = [",", ", ", ";", " ; "];
-        let (mut decided, mut matched, mut lists) = (0, 0, 0);
+        let (mut decided, mut matched, mut lists, mut identical) = (0, 0, 0, 0);
         for _ in 0..200_000 {
             let k = if rng.below(2) == 0 { 1 } else { 2 + rng.below(3) };
             let items: Vec<&str> = (0..k).map(|_| atom(&mut rng)).collect();
@@ -920,8 +934,9 @@ mod tests {
                 continue;
             }
             for lower in [true, false] {
+                let opt = Official { number_tolerance: None, lower };
                 let mut detail = Detail::default();
-                let want = official(Some(&pred), &truth, Official { number_tolerance: None, lower }, &mut detail);
+                let want = official(Some(&pred), &truth, opt, &mut detail);
                 // SAFETY: features checked; lengths checked.
                 if let Some((got, branch)) = unsafe { crate::text::avx512::official_short(pred.as_bytes(), truth.as_bytes(), lower) } {
                     assert_eq!((got, Some(branch)), (want, detail.branch), "{pred:?} vs {truth:?} (lower {lower})");
@@ -929,6 +944,15 @@ mod tests {
                     matched += usize::from(got);
                     lists += usize::from(k > 1);
                 }
+                // The decision-only kernel (identical texts first) and the batch path's
+                // shortcuts, a null prediction's among them.
+                if let Some(got) = unsafe { crate::text::avx512::official_decision(pred.as_bytes(), truth.as_bytes(), lower) } {
+                    assert_eq!(got, want, "decision {pred:?} vs {truth:?} (lower {lower})");
+                    identical += usize::from(got && pred == truth);
+                }
+                assert_eq!(official(Some(&pred), &truth, opt, &mut ()), want, "batch {pred:?} vs {truth:?} (lower {lower})");
+                let none = official(None, &truth, opt, &mut Detail::default());
+                assert_eq!(official(None, &truth, opt, &mut ()), none, "null prediction vs {truth:?} (lower {lower})");
             }
             // The graded batch path takes the kernel's decision; the explained path does not.
             for level in [None, Some(1), Some(2)] {
@@ -938,10 +962,20 @@ mod tests {
             }
         }
         assert!(decided > 150_000 && matched > 60_000 && lists > 50_000, "{decided} decided, {matched} matches, {lists} lists");
+        assert!(identical > 40_000, "{identical} identical texts accepted first");
+        // Identical texts with a NaN piece (spelled with an n), and identical non-ASCII texts.
+        for (p, lower, want) in [("nan", true, false), ("a, NaN", false, false), ("1, nano", true, true), ("Zürich", true, true), ("１", true, true)] {
+            let got = unsafe { crate::text::avx512::official_decision(p.as_bytes(), p.as_bytes(), lower) };
+            // Texts with an n are not taken as identical matches; the others are.
+            assert!(got == Some(want) || (got.is_none() && p.contains(['n', 'N'])), "{p:?} (lower {lower}): {got:?}");
+            assert_eq!(official(Some(p), p, Official { number_tolerance: None, lower }, &mut Detail::default()), want, "{p:?}");
+        }
         // Left to the general path: non-ASCII, signed and 16-digit numbers, predictions that
         // float() may read as something other than a plain decimal.
         let general = [
-            ("é", "a"),
+            ("é", "a, b"),
+            ("é", "1"),
+            ("\u{a0}a", "a"),
             ("3", "+3"),
             ("9007199254740993", "9007199254740992"),
             ("a, 1e1", "a, 10"),
@@ -958,6 +992,7 @@ mod tests {
         // Decided here: money signs in a number piece, a missing last piece, words that
         // start like inf/nan, predictions float() cannot read.
         for (p, t, want) in [
+            ("é", "a", false),
             ("a; $5%", "A, 5.0", true),
             ("a", "a, ", false),
             ("1,234", "1234", true),
@@ -988,6 +1023,96 @@ mod tests {
             let got = unsafe { crate::text::avx512::official_short(p.as_bytes(), t.as_bytes(), lower) };
             assert_eq!(got.map(|(m, _)| m), Some(want), "{p:?} vs {t:?} (lower {lower})");
         }
+    }
+
+    /// A non-ASCII prediction against an ASCII text truth is rejected by the kernel when a
+    /// character of it survives normalisation as non-ASCII: texts built from the 19
+    /// non-ASCII whitespace characters, KELVIN SIGN, dotted capital I and their byte
+    /// neighbours, against the full rule both with and without lowercasing.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn non_ascii_prediction_rejects_agree_with_the_full_rule() {
+        use crate::text::avx512;
+        if !avx512::available() {
+            return;
+        }
+        let spaces = [
+            "\u{85}", "\u{a0}", "\u{1680}", "\u{2000}", "\u{2005}", "\u{200a}", "\u{2028}", "\u{2029}", "\u{202f}", "\u{205f}",
+            "\u{3000}",
+        ];
+        // Neighbours of those sequences (one byte off) and other characters.
+        let others = [
+            "\u{86}", "\u{a1}", "\u{9f}", "\u{1681}", "\u{167f}", "\u{200b}", "\u{2027}", "\u{202a}", "\u{202e}", "\u{2030}",
+            "\u{205e}", "\u{2060}", "\u{3001}", "\u{2fff}", "\u{212a}", "\u{212b}", "\u{2129}", "\u{130}", "é", "É", "ß", "Σ",
+            "日", "“", "✓", "…", "１", "\u{10348}",
+        ];
+        let ascii = ["k", "K", "i", "a", "Paris", " ", ".", "-", "!", "nile", "x y", "1", "2", ", ", "$"];
+        // String truths, and number and list truths (the kernel leaves those to the general
+        // path when the prediction is not ASCII: `１` is a number to float()).
+        let truths = ["k", "K", "i", "a", "Paris", "paris", "nile", "Nile", "xy", "x y", "ik", "!", "", "1", "12", "1, 2", "a, k"];
+        let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
+        let (mut decided, mut matched, mut seen) = (0, 0, 0);
+        for _ in 0..100_000 {
+            let truth = rng.pick(&truths);
+            let mut pred = String::new();
+            for _ in 0..1 + rng.below(6) {
+                pred.push_str(match rng.below(3) {
+                    0 => rng.pick(&spaces),
+                    1 => rng.pick(&others),
+                    _ => rng.pick(&ascii),
+                });
+            }
+            if pred.is_ascii() || pred.len() > 64 {
+                continue;
+            }
+            for lower in [true, false] {
+                let opt = Official { number_tolerance: None, lower };
+                let mut detail = Detail::default();
+                let want = official(Some(&pred), truth, opt, &mut detail);
+                seen += 1;
+                matched += usize::from(want);
+                // SAFETY: features checked; lengths checked.
+                if let Some((got, branch)) = unsafe { avx512::official_short(pred.as_bytes(), truth.as_bytes(), lower) } {
+                    assert_eq!((got, Some(branch)), (want, detail.branch), "{pred:?} vs {truth:?} (lower {lower})");
+                    decided += 1;
+                }
+                assert_eq!(official(Some(&pred), truth, opt, &mut ()), want, "batch {pred:?} vs {truth:?} (lower {lower})");
+            }
+        }
+        assert!(decided > seen / 2 && matched > 2_000 && seen - decided > 10_000, "{decided} of {seen} decided, {matched} matches");
+        // Each whitespace character alone is deleted (the general path decides); KELVIN SIGN
+        // is `k` only when lowercasing.
+        for sp in spaces {
+            assert_eq!(unsafe { avx512::official_short(format!("a{sp}").as_bytes(), b"a", true) }, None, "{sp:?}");
+        }
+        assert_eq!(unsafe { avx512::official_short("\u{212a}".as_bytes(), b"k", true) }, None);
+        assert_eq!(unsafe { avx512::official_short("\u{212a}".as_bytes(), b"k", false) }, Some((false, Branch::String)));
+        assert_eq!(unsafe { avx512::official_short("\u{200b}a".as_bytes(), b"a", true) }, Some((false, Branch::String)));
+    }
+
+    /// A null prediction (the text `"None"`) against truths the shortcut must leave to the
+    /// rule: `none` in any case and spacing, inf and infinity, exponents, 309 digits and
+    /// more, and lists.
+    #[test]
+    fn null_prediction_shortcut_agrees_with_the_full_rule() {
+        let long = |d: usize| "9".repeat(d);
+        let truths = [
+            "none".to_string(), "NONE".into(), " N o n e ".into(), "No-ne".into(), "nOnE!".into(), "inf".into(), "Infinity".into(),
+            "1e999".into(), "1E400".into(), "-1e999".into(), "nan".into(), "17".into(), "Paris".into(), "Tokyo".into(), "a, b".into(),
+            "None, None".into(), "".into(), "?".into(), long(308), long(309), long(300), long(400), format!("{}.5", long(320)),
+            format!(" {} ", long(298)), "ｎｏｎｅ".into(), "ＮＯＮＥ".into(),
+        ];
+        let mut found = 0;
+        for t in &truths {
+            for lower in [true, false] {
+                let opt = Official { number_tolerance: None, lower };
+                let want = official(None, t, opt, &mut Detail::default());
+                assert_eq!(official(None, t, opt, &mut ()), want, "None vs {t:?} (lower {lower})");
+                found += usize::from(want);
+            }
+        }
+        assert!(found >= 10, "{found} matches");
+        assert!(question_scorer(None, &long(309)) && question_scorer(None, "1e999") && !question_scorer(None, &long(300)));
     }
 
     /// Long predictions (searched while normalised) against normalise-both-then-search:

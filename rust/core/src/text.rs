@@ -954,7 +954,7 @@ pub(crate) mod avx512 {
     use crate::gaia::Branch;
 
     /// Does the CPU have what this module needs? Detected once: it is asked for every row.
-    #[inline]
+    #[inline(always)]
     pub fn available() -> bool {
         use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
         static CPU: AtomicU8 = AtomicU8::new(0); // 0 not yet known, 1 no, 2 yes
@@ -1289,28 +1289,69 @@ pub(crate) mod avx512 {
         has(classes(v), super::FLOAT_WS)
     }
 
-    /// The official decision for ASCII texts of up to 64 bytes, taking the truth's branch
-    /// from the same registers: a truth with a separator goes to the list rule
-    /// ([`list_in`]); a plain-decimal truth (see [`plain_decimal`]) is compared with the
-    /// prediction read as a number after deleting `$ % ,`; a truth float() cannot read goes
-    /// to the string rule. `None` leaves the row to the general path: a non-ASCII text, any
-    /// other number (sign, exponent, `_`, inf, nan, more than 15 digits), a prediction that
-    /// may be one, or such a list piece. Exact `==` only (no tolerance). With the decision,
-    /// the branch that took it.
+    /// The official decision for texts of up to 64 bytes, taking the truth's branch from
+    /// the same registers: a truth with a separator goes to the list rule ([`list_in`]); a
+    /// plain-decimal truth (see [`plain_decimal`]) is compared with the prediction read as
+    /// a number after deleting `$ % ,`; a truth float() cannot read goes to the string rule.
+    /// `None` leaves the row to the general path: a non-ASCII truth, any other number
+    /// (sign, exponent, `_`, inf, nan, more than 15 digits), a prediction that may be one,
+    /// or such a list piece; and a non-ASCII prediction unless the string rule rejects it
+    /// (see [`kept_non_ascii`]). Exact `==` only (no tolerance). With the decision, the
+    /// branch that took it.
     ///
     /// # Safety
     /// The CPU must have the features of [`available`]; both lengths `<= 64`.
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
     pub unsafe fn official_short(pred: &[u8], truth: &[u8], lower: bool) -> Option<(bool, Branch)> {
+        unsafe { official_kernel::<false>(pred, truth, lower) }
+    }
+
+    /// [`official_short`]'s decision alone, with identical texts (the most common answer)
+    /// accepted first: they match in every branch unless a NaN piece makes `==` false,
+    /// and NaN is spelled with an `n`. This holds for any text, ASCII or not.
+    ///
+    /// # Safety
+    /// As [`official_short`].
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    pub unsafe fn official_decision(pred: &[u8], truth: &[u8], lower: bool) -> Option<bool> {
+        unsafe { official_kernel::<true>(pred, truth, lower) }.map(|(m, _)| m)
+    }
+
+    /// [`official_short`], and with `IDENTICAL` the shortcut of [`official_decision`]
+    /// (whose branch is then not meaningful). One caller each, so each is inlined whole.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    unsafe fn official_kernel<const IDENTICAL: bool>(pred: &[u8], truth: &[u8], lower: bool) -> Option<(bool, Branch)> {
         debug_assert!(pred.len() <= 64 && truth.len() <= 64);
-        let ((vp, pm), (vt, tm)) = unsafe { load_ascii_pair(pred, truth) }?;
+        let (p, t) = unsafe { (load(pred), load(truth)) };
+        if IDENTICAL && p.1 == t.1 && _mm512_cmpneq_epi8_mask(p.0, t.0) | is(t.0, b'n') | is(t.0, b'N') == 0 {
+            return Some((true, Branch::String));
+        }
+        official_in(p, t, truth, lower)
+    }
+
+    /// [`official_short`] of texts in registers (zero past their ends); `truth` is the
+    /// truth's bytes.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    fn official_in((vp, pm): (__m512i, u64), (vt, tm): (__m512i, u64), truth: &[u8], lower: bool) -> Option<(bool, Branch)> {
+        if _mm512_movepi8_mask(vt) != 0 {
+            return None;
+        }
+        let pred_ascii = _mm512_movepi8_mask(vp) == 0;
         // float() reads no text with a separator: the list branch.
         if separators(vt) != 0 {
+            if !pred_ascii {
+                return None;
+            }
             return list_in((vp, pm), (vt, tm), lower).map(|m| (m, Branch::List));
         }
         let text = tm & !float_ws(vt);
         let first = *truth.get(text.trailing_zeros() as usize)?;
         if first.is_ascii_digit() || first == b'.' {
+            if !pred_ascii {
+                return None;
+            }
             let t = plain_decimal(vt, tm)?;
             let kept = pm & !(is(vp, b'$') | is(vp, b'%') | is(vp, b','));
             let p = (_mm512_maskz_compress_epi8(kept, vp), low_bits(kept.count_ones() as usize));
@@ -1325,7 +1366,34 @@ pub(crate) mod avx512 {
         if matches!(first, b'+' | b'-') || (matches!(first, b'i' | b'I' | b'n' | b'N') && float_word(vt, tm)) {
             return None;
         }
+        if !pred_ascii {
+            // The truth's normal form is ASCII: a prediction whose normal form keeps a
+            // non-ASCII character differs from it.
+            return kept_non_ascii(vp, lower).then_some((false, Branch::String));
+        }
         Some((same(gaia_squeeze(vp, pm, true, lower), gaia_squeeze(vt, tm, true, lower)), Branch::String))
+    }
+
+    /// Does the UTF-8 text in `v` (zero past its end) hold a character that GAIA's
+    /// `normalize_str` keeps as non-ASCII? It deletes Python's `\s` (19 non-ASCII code
+    /// points: U+0085, U+00A0, U+1680, U+2000..U+200A, U+2028, U+2029, U+202F, U+205F,
+    /// U+3000) and ASCII punctuation, and lowercases; the lowercase of every other
+    /// non-ASCII character holds a non-ASCII one except KELVIN SIGN's (`k`, when `lower`).
+    /// So any lead byte that starts none of those sequences is such a character.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,popcnt,bmi1,lzcnt")]
+    fn kept_non_ascii(v: __m512i, lower: bool) -> bool {
+        // The bytes after each byte (a lead byte's continuation bytes are in the text).
+        let b1 = _mm512_permutexvar_epi8(_mm512_add_epi8(iota(), splat(1)), v);
+        let b2 = _mm512_permutexvar_epi8(_mm512_add_epi8(iota(), splat(2)), v);
+        let (e2, e2_80) = (is(v, 0xE2), is(v, 0xE2) & is(b1, 0x80));
+        let space = (is(v, 0xC2) & (is(b1, 0x85) | is(b1, 0xA0)))
+            | (is(v, 0xE1) & is(b1, 0x9A) & is(b2, 0x80))
+            | (e2_80 & (within(b2, 0x80, 0x8A) | is(b2, 0xA8) | is(b2, 0xA9) | is(b2, 0xAF)))
+            | (e2 & is(b1, 0x81) & is(b2, 0x9F))
+            | (is(v, 0xE3) & is(b1, 0x80) & is(b2, 0x80));
+        let kelvin = if lower { e2 & is(b1, 0x84) & is(b2, 0xAA) } else { 0 };
+        within(v, 0xC0, 0xFF) & !space & !kelvin != 0
     }
 
     /// A text `float()` reads as a decimal without sign, exponent or `_` (digits with at
