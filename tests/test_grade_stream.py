@@ -236,3 +236,57 @@ def test_progress_bar_counts_rows_and_bytes_and_is_off_with_json(tmp_path, monke
     infos.clear()
     r = CliRunner().invoke(main, ["grade", str(path), "--truth-col", "true_answer", "--json"], catch_exceptions=False)
     assert r.exit_code == 0 and infos == []
+
+
+def _eager_duplicates(path: Path, **cols) -> tuple[int, list[str]]:
+    frame, _skipped, _layout = read_archive(path, with_layout=True, **cols)
+    ids = frame.get_column("task_id")
+    counts = ids.drop_nulls().value_counts()
+    dup = counts.filter(pl.col("count") > 1).get_column("task_id").sort()
+    return len(dup), dup.head(5).to_list()
+
+
+@pytest.mark.parametrize("budget", [archive.SORT_BUDGET, 20_000])
+def test_already_sorted_ids_are_copied_in_order(tmp_path, monkeypatch, budget):
+    # Sorted ids (nulls last) are written without a sort, a few rows at a time: runs of
+    # one id cross the batch edges and are counted once.
+    data = rows(4000, seed=8, distinct_ids=300)
+    data.sort(key=lambda r: (r["task_id"] is None, r["task_id"] or ""))
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(data).write_parquet(path)
+    monkeypatch.setattr(archive, "_BATCH_ROWS", 7)
+    sorts = []
+    real = archive._stable_sort
+    monkeypatch.setattr(archive, "_stable_sort", lambda *a: sorts.append(1) or real(*a))
+    e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, truth_col="true_answer")
+    s_cmp, s_out, got = stream_outputs(path, tmp_path, sort_budget=budget, truth_col="true_answer")
+    assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
+    assert not sorts
+    assert (got.duplicates, got.duplicate_examples) == _eager_duplicates(path, truth_col="true_answer")
+
+
+def test_one_heavy_id_among_distinct_ones_is_partitioned_and_equal(tmp_path, monkeypatch):
+    # One id holds most rows: its range partition cannot be split further and is
+    # copied as it is (it is sorted); the others are split again or sorted in memory.
+    data = rows(6000, seed=9, distinct_ids=10**9)
+    for i, r in enumerate(data):
+        if i % 5:
+            r["task_id"] = "t5000"
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(data).write_parquet(path, row_group_size=500)
+    monkeypatch.setattr(archive, "_BATCH_ROWS", 64)
+    e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, truth_col="true_answer")
+    s_cmp, s_out, got = stream_outputs(path, tmp_path, sort_budget=20_000, truth_col="true_answer")
+    assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
+    assert (got.duplicates, got.duplicate_examples) == _eager_duplicates(path, truth_col="true_answer")
+
+
+def test_runs_count_each_duplicated_id_once_across_chunks():
+    ids = ["a", "a", "a", "b", "c", "c", "d", "e", "e", "e", "e", None, None]
+    whole = archive._Runs()
+    whole.feed(pl.Series(ids, dtype=pl.String))
+    for size in (1, 2, 3, 5):
+        r = archive._Runs()
+        for i in range(0, len(ids), size):
+            r.feed(pl.Series(ids[i : i + size], dtype=pl.String))
+        assert (r.count, r.first) == (whole.count, whole.first) == (3, ["a", "c", "e"])

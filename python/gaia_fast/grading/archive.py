@@ -331,52 +331,149 @@ def _stable_sort(part: pl.DataFrame, repeated: bool) -> pl.DataFrame:
     return part.with_columns(rank.alias("__rank")).sort("__rank", nulls_last=True, maintain_order=True).drop("__rank")
 
 
-def _duplicates(sorted_ids: pl.Series) -> pl.Series:
-    """Each task id that occurs more than once, once, in order (``sorted_ids`` is
-    sorted, so equal ids are neighbours)."""
-    s = sorted_ids.to_frame("t")
-    t = pl.col("t")
-    first_of_run = t.is_not_null() & (t == t.shift(-1)).fill_null(False) & (t != t.shift(1)).fill_null(True)
-    return s.filter(first_of_run).get_column("t")
+class _Runs:
+    """Duplicated task ids found in sorted ids fed chunk by chunk, in order: equal ids
+    are neighbours, and a run may continue from one chunk into the next."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: list[str] = []
+        self._tail: pl.Series | None = None  # the last id fed (one element)
+        self._tail_counted = False  # its run is already counted
+
+    def feed(self, ids: pl.Series) -> None:
+        if not len(ids):
+            return
+        ext = ids if self._tail is None else pl.concat([self._tail, ids.rename(self._tail.name)])
+        t = pl.col("t")
+        first_of_run = t.is_not_null() & (t == t.shift(-1)).fill_null(False) & (t != t.shift(1)).fill_null(True)
+        dups = ext.to_frame("t").with_row_index("i").filter(first_of_run)
+        if self._tail is not None and self._tail_counted and dups.height and dups.item(0, "i") == 0:
+            dups = dups.slice(1)  # the run carried over from the last chunk, counted there
+        self.count += dups.height
+        if len(self.first) < 5:
+            self.first.extend(dups.get_column("t").head(5 - len(self.first)).to_list())
+        self._tail = ext.tail(1)
+        self._tail_counted = len(ext) >= 2 and ext[-1] is not None and ext[-1] == ext[-2]
 
 
-def _sorted_comparison(src: str, dest_tmp: str, est_bytes: int, rows: int, budget: int, distinct_ids: int | None = None) -> tuple[int, list[str]]:
-    """Write the comparison rows of the Parquet file ``src`` (in archive order) to
-    ``dest_tmp`` sorted by task id (stable, nulls last), in range partitions of about
-    ``budget`` bytes. Returns (number of duplicated task ids, the first few of them in
-    order)."""
-    scan = pl.scan_parquet(src)
+#: Rows read at once when a comparison file is checked or copied in order.
+_BATCH_ROWS = 1 << 18
+
+
+def _is_sorted(scan: pl.LazyFrame) -> bool:
+    """Whether the task ids of ``scan`` are already sorted (nulls last). Reads the ids
+    batch by batch and stops at the first batch out of order."""
+    last: Any = _NOTHING
+    for b in scan.select("task_id").collect_batches(chunk_size=_BATCH_ROWS):
+        ids = b.get_column("task_id")
+        if not len(ids):
+            continue
+        if not ids.is_sorted(nulls_last=True):
+            return False
+        first = ids[0]
+        if last is not _NOTHING and last is not None and first is not None and first < last:
+            return False
+        if last is None and first is not None:
+            return False
+        last = ids[-1]
+    return True
+
+
+_NOTHING = object()
+
+
+class _ComparisonOut:
+    """The open comparison file: writes the header once, and every row through
+    :class:`_Runs` so duplicates are found in the written order."""
+
+    def __init__(self, fh) -> None:
+        self.fh = fh
+        self.header = True
+        self.runs = _Runs()
+
+    def write(self, rows: pl.DataFrame) -> None:
+        self.runs.feed(rows.get_column("task_id"))
+        write_comparison_rows(rows, self.fh, header=self.header)
+        self.header = False
+
+
+def _bucket_expr(bounds: list[str]) -> pl.Expr:
+    """The range partition of each row's task id: ``i`` for ``bounds[i-1] <= id <
+    bounds[i]`` (0 below the first bound, ``len(bounds)`` from the last), and
+    ``len(bounds) + 1`` for a null id. A binary search per row, batch by batch."""
+    edges = pl.Series(bounds, dtype=pl.String)
+    null_bucket = len(bounds) + 1
+
+    def bucket(ids: pl.Series) -> pl.Series:
+        pos = edges.search_sorted(ids.fill_null(""), side="right").cast(pl.UInt32)
+        return pl.select(pl.when(ids.is_null()).then(pl.lit(null_bucket, pl.UInt32)).otherwise(pos)).to_series()
+
+    return pl.col("task_id").cast(pl.String).map_batches(bucket, return_dtype=pl.UInt32, is_elementwise=True)
+
+
+def _sample_bounds(scan: pl.LazyFrame, rows: int, parts: int) -> list[str]:
+    step = max(1, rows // (parts * 2000))
+    sample = scan.select(pl.col("task_id")).gather_every(step).drop_nulls().collect(engine="streaming").get_column("task_id").sort()
+    if not len(sample):
+        return []
+    qs = [sample[min(len(sample) - 1, (i * len(sample)) // parts)] for i in range(1, parts)]
+    return sorted(set(qs))
+
+
+def _emit_sorted(
+    files: list[str], out: _ComparisonOut, est_bytes: int, rows: int, budget: int, distinct_ids: int | None, scratch: str, depth: int = 0
+) -> None:
+    """Write the comparison rows held in the Parquet ``files`` (in archive order) sorted
+    by task id, stable, nulls last. Rows already in order are copied batch by batch; rows
+    that fit ``budget`` are sorted in memory; larger ones are split into range
+    partitions in one pass, each handled the same way in order."""
+    scan = pl.scan_parquet(files)
+    if _is_sorted(scan):
+        for b in scan.collect_batches(chunk_size=_BATCH_ROWS):
+            out.write(b)
+        return
     parts = max(1, -(-est_bytes // budget))
-    bounds: list[str] = []
-    if parts > 1 and rows:
-        step = max(1, rows // (parts * 2000))
-        sample = scan.select(pl.col("task_id")).gather_every(step).drop_nulls().collect(engine="streaming").get_column("task_id").sort()
-        if len(sample):
-            qs = [sample[min(len(sample) - 1, (i * len(sample)) // parts)] for i in range(1, parts)]
-            bounds = sorted(set(qs))
-    ranges: list[pl.Expr | None] = []
+    bounds = _sample_bounds(scan, rows, parts) if parts > 1 and depth < 4 else []
     if not bounds:
-        ranges.append(None)
-    else:
-        tid = pl.col("task_id")
-        ranges.append(tid < bounds[0])
-        for lo, hi in zip(bounds, bounds[1:]):
-            ranges.append((tid >= lo) & (tid < hi))
-        ranges.append(tid >= bounds[-1])
-        ranges.append(tid.is_null())
-    dup_count = 0
-    dup_first: list[str] = []
+        repeated = distinct_ids is None or distinct_ids * 4 < rows
+        part = _stable_sort(scan.collect(engine="streaming"), repeated)
+        out.write(part)
+        return
+    where = os.path.join(scratch, f"d{depth}")
+    shutil.rmtree(where, ignore_errors=True)
+    scan.with_columns(_bucket_expr(bounds).alias("__gaia_fast_part")).sink_parquet(
+        pl.PartitionBy(where, key="__gaia_fast_part", include_key=False), mkdir=True, compression="lz4"
+    )
+    for k in range(len(bounds) + 2):
+        folder = os.path.join(where, f"__gaia_fast_part={k}")
+        if not os.path.isdir(folder):
+            continue
+        sub = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".parquet"))
+        n = pl.scan_parquet(sub).select(pl.len()).collect().item() if sub else 0
+        if n:
+            share = n / rows if rows else 1.0
+            if n >= rows:  # no progress (one heavy id range): do not split it again
+                _emit_sorted(sub, out, budget, n, budget, distinct_ids, where, depth + 1)
+            else:
+                sub_distinct = None if distinct_ids is None else max(1, int(distinct_ids * share))
+                _emit_sorted(sub, out, int(est_bytes * share), n, budget, sub_distinct, where, depth + 1)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _sorted_comparison(
+    src: str, dest_tmp: str, est_bytes: int, rows: int, budget: int, distinct_ids: int | None = None, scratch: str | None = None
+) -> tuple[int, list[str]]:
+    """Write the comparison rows of the Parquet file ``src`` (in archive order) to
+    ``dest_tmp`` sorted by task id (stable, nulls last); memory stays about ``budget``
+    bytes of rows (see :func:`_emit_sorted`). Returns (number of duplicated task ids,
+    the first few of them in order)."""
     with open(dest_tmp, "wb") as fh:
-        for i, cond in enumerate(ranges):
-            repeated = distinct_ids is None or distinct_ids * 4 < rows
-            part = _stable_sort((scan if cond is None else scan.filter(cond)).collect(engine="streaming"), repeated)
-            dups = _duplicates(part.get_column("task_id"))
-            dup_count += len(dups)
-            if len(dup_first) < 5:
-                dup_first.extend(dups.head(5 - len(dup_first)).to_list())
-            write_comparison_rows(part, fh, header=(i == 0))
-            del part
-    return dup_count, dup_first
+        out = _ComparisonOut(fh)
+        _emit_sorted([src], out, est_bytes, rows, budget, distinct_ids, scratch or os.path.dirname(src))
+        if out.header:  # no rows: the header alone
+            write_comparison_rows(pl.scan_parquet(src).head(0).collect(), fh, header=True)
+    return out.runs.count, out.runs.first
 
 
 def grade_scan(
@@ -474,7 +571,7 @@ def grade_scan(
         csumm = summary_from_groups(cgroups, graded=sschema["compare_score"].is_float()) if cgroups is not None else None
         n_rows = int(totals["rows"])
         est = int(totals["bytes"] or 0) + 48 * n_rows
-        dup_count, dup_first = _sorted_comparison(cmp_rows_file, cmp_final, est, n_rows, sort_budget, int(totals["distinct_ids"] or 0))
+        dup_count, dup_first = _sorted_comparison(cmp_rows_file, cmp_final, est, n_rows, sort_budget, int(totals["distinct_ids"] or 0), scratch_dir)
         _publish(cmp_final, comparison)
         if out_tmp is not None and out is not None:
             _publish(out_tmp, out)
