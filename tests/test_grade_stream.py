@@ -290,3 +290,39 @@ def test_runs_count_each_duplicated_id_once_across_chunks():
         for i in range(0, len(ids), size):
             r.feed(pl.Series(ids[i : i + size], dtype=pl.String))
         assert (r.count, r.first) == (whole.count, whole.first) == (3, ["a", "c", "e"])
+
+
+def test_comparison_lines_are_the_bytes_of_the_csv_writer():
+    # The streamed comparison is written from lines built in the pass; they must be the
+    # bytes write_comparison_rows gives the same rows, whatever the text holds.
+    from io import BytesIO
+
+    from gaia_fast.io.writers import comparison_exprs, comparison_line_exprs, write_comparison_lines, write_comparison_rows
+
+    rng = random.Random(11)
+    alphabet = ['a', 'Z', '0', ' ', ',', '"', '\r', '\n', '\t', ';', "'", 'é', '日', '\u2028', '\x00', '\\', '=', '-', '""', '\r\n']
+
+    def text():
+        r = rng.random()
+        if r < 0.08:
+            return None
+        if r < 0.16:
+            return ""
+        return "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 8)))
+
+    n = 3000
+    frame = pl.DataFrame(
+        {
+            "task_id": [text() for _ in range(n)],
+            "prediction": [text() for _ in range(n)],
+            "truth": [text() for _ in range(n)],
+            "level": [rng.choice([1, 2, None]) for _ in range(n)],
+            "score": [rng.choice([True, False, None]) for _ in range(n)],
+            "status": [rng.choice(["ok", "no_truth", "unknown_task", "missing", None]) for _ in range(n)],
+        }
+    )
+    a, b = BytesIO(), BytesIO()
+    write_comparison_rows(frame.select(comparison_exprs(frame.schema)), a, header=True)
+    write_comparison_lines(frame.select(comparison_line_exprs(frame.schema)).get_column("line"), b, header=True)
+    assert b.getvalue() == a.getvalue()
+    assert b.getvalue().count(b'"') > 100  # quoting was exercised

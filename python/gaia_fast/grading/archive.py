@@ -31,7 +31,7 @@ import polars as pl
 
 from gaia_fast.grading.summary import _status_dtype, fold_statuses, status_groups, summary_from_groups
 from gaia_fast.io.readers import LEVEL_LOST, ArchiveScan, InputError
-from gaia_fast.io.writers import comparison_exprs, sink_table, table_format, write_comparison_rows
+from gaia_fast.io.writers import comparison_line_exprs, sink_table, table_format, write_comparison_lines
 
 __all__ = ["GradeOutcome", "grade_scan", "score_expr"]
 
@@ -394,7 +394,7 @@ class _ComparisonOut:
 
     def write(self, rows: pl.DataFrame) -> None:
         self.runs.feed(rows.get_column("task_id"))
-        write_comparison_rows(rows, self.fh, header=self.header)
+        write_comparison_lines(rows.get_column("line"), self.fh, header=self.header)
         self.header = False
 
 
@@ -472,7 +472,7 @@ def _sorted_comparison(
         out = _ComparisonOut(fh)
         _emit_sorted([src], out, est_bytes, rows, budget, distinct_ids, scratch or os.path.dirname(src))
         if out.header:  # no rows: the header alone
-            write_comparison_rows(pl.scan_parquet(src).head(0).collect(), fh, header=True)
+            write_comparison_lines(pl.Series("line", [], pl.String), fh, header=True)
     return out.runs.count, out.runs.first
 
 
@@ -510,7 +510,7 @@ def grade_scan(
     hidden = [c for c in (LEVEL_LOST,) if c in sschema]
     visible = scored.drop(hidden) if hidden else scored
 
-    cmp_exprs = comparison_exprs(sschema)
+    cmp_exprs = comparison_line_exprs(sschema)
     temps = _Temps()
     try:
         cmp_final = temps.beside(comparison)
@@ -525,7 +525,7 @@ def grade_scan(
         # sub-plan other than ``scored`` between queries makes the engine run the scan
         # and the scorer twice).
         text_bytes = [
-            pl.col(c).cast(pl.String).str.len_bytes().fill_null(0).sum() for c in ("task_id", "truth", "prediction") if c in sschema
+            pl.col(c).cast(pl.String).str.len_bytes().fill_null(0).sum() for c in ("task_id", "task_id", "truth", "prediction") if c in sschema  # the id is in its line too
         ]
         aggs = [
             pl.len().alias("rows"),
