@@ -15,7 +15,8 @@ process, measuring wall time and the process's peak RSS (wait4):
 
 Two archives: ``repeated`` (466 task ids, answers from small vocabularies, as real
 re-graded archives repeat) and ``distinct`` (every prediction and truth different).
-The machine may be shared: compare ratios taken in the same run.
+The machine may be shared: compare ratios taken in the same run; CPU seconds (user +
+system, from wait4) move less with the load than wall time.
 """
 
 from __future__ import annotations
@@ -85,8 +86,9 @@ def generate(path: Path, rows: int, kind: str) -> None:
     tmpdir.rmdir()
 
 
-def measure(cmd: list[str], cwd: Path) -> tuple[float, int, int]:
-    """(wall seconds, peak RSS bytes, exit code) of one process."""
+def measure(cmd: list[str], cwd: Path) -> tuple[float, int, int, float]:
+    """(wall seconds, peak RSS bytes, exit code, CPU seconds) of one process. On a shared
+    machine the CPU time (user + system) is the steadier of the two times."""
     t = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -95,7 +97,7 @@ def measure(cmd: list[str], cwd: Path) -> tuple[float, int, int]:
     code = os.waitstatus_to_exitcode(status)
     if code != 0:
         print(f"  ! {' '.join(cmd[:4])} … exited {code}: {err.strip()[-400:]}", file=sys.stderr)
-    return wall, usage.ru_maxrss * 1024, code
+    return wall, usage.ru_maxrss * 1024, code, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -134,16 +136,18 @@ def main() -> None:
                     if best is None or r[0] < best[0]:
                         best = r
                 results[name] = best
-                print(f"{rows:>11,} {kind:9s} {name:28s} {best[0]:8.1f} s {best[1] / 2**20:8.0f} MiB", file=sys.stderr)
-            ref = results["polars io (sorted csv)"][0]
-            for name, (wall, rss, code) in results.items():
-                table.append((rows, kind, size, name, wall, rss, wall / ref if ref else float("nan"), code))
+                print(f"{rows:>11,} {kind:9s} {name:28s} {best[0]:8.1f} s {best[3]:8.1f} cpu s {best[1] / 2**20:8.0f} MiB", file=sys.stderr)
+            ref = results["polars io (sorted csv)"]
+            ref_u = results.get("polars io (unsorted csv)")
+            for name, (wall, rss, code, cpu) in results.items():
+                table.append((rows, kind, size, name, wall, cpu, rss, wall / ref[0], cpu / ref[3], cpu / ref_u[3] if ref_u else None, code))
     print()
-    print("| rows | archive | case | wall s | peak RSS MiB | × polars io (sorted) |")
-    print("|---:|---|---|---:|---:|---:|")
-    for rows, kind, size, name, wall, rss, ratio, code in table:
+    print("| rows | archive | case | wall s | CPU s | peak RSS MiB | wall × polars sorted | CPU × polars sorted | CPU × polars unsorted |")
+    print("|---:|---|---|---:|---:|---:|---:|---:|---:|")
+    for rows, kind, size, name, wall, cpu, rss, ratio, cratio, uratio, code in table:
         flag = "" if code == 0 else f" (exit {code})"
-        print(f"| {rows:,} | {kind} ({size / 2**20:.0f} MiB) | {name}{flag} | {wall:.1f} | {rss / 2**20:.0f} | {ratio:.2f} |")
+        u = f"{uratio:.2f}" if uratio is not None else "–"
+        print(f"| {rows:,} | {kind} ({size / 2**20:.0f} MiB) | {name}{flag} | {wall:.1f} | {cpu:.1f} | {rss / 2**20:.0f} | {ratio:.2f} | {cratio:.2f} | {u} |")
     print()
     print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (the machine may be shared)")
 
