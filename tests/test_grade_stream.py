@@ -326,3 +326,17 @@ def test_comparison_lines_are_the_bytes_of_the_csv_writer():
     write_comparison_lines(frame.select(comparison_line_exprs(frame.schema)).get_column("line"), b, header=True)
     assert b.getvalue() == a.getvalue()
     assert b.getvalue().count(b'"') > 100  # quoting was exercised
+
+
+def test_partitions_split_again_when_one_pass_cannot_reach_the_budget(tmp_path, monkeypatch):
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(rows(6000, seed=12, distinct_ids=700)).write_parquet(path)
+    monkeypatch.setattr(archive, "_FANOUT", 2)
+    depths = []
+    real = archive._emit_sorted
+    monkeypatch.setattr(archive, "_emit_sorted", lambda *a, **k: depths.append(a[-1] if len(a) > 7 else k.get("depth", 0)) or real(*a, **k))
+    e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, truth_col="true_answer")
+    s_cmp, s_out, got = stream_outputs(path, tmp_path, sort_budget=20_000, truth_col="true_answer")
+    assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
+    assert max(depths) >= 3
+    assert (got.duplicates, got.duplicate_examples) == _eager_duplicates(path, truth_col="true_answer")

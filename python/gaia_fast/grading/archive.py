@@ -360,6 +360,10 @@ class _Runs:
 #: Rows read at once when a comparison file is checked or copied in order.
 _BATCH_ROWS = 1 << 18
 
+#: Range partitions written by one pass at most (each open partition holds a buffer);
+#: larger comparisons are split again.
+_FANOUT = 32
+
 
 def _is_sorted(scan: pl.LazyFrame) -> bool:
     """Whether the task ids of ``scan`` are already sorted (nulls last). Reads the ids
@@ -433,8 +437,8 @@ def _emit_sorted(
         for b in scan.collect_batches(chunk_size=_BATCH_ROWS):
             out.write(b)
         return
-    parts = max(1, -(-est_bytes // budget))
-    bounds = _sample_bounds(scan, rows, parts) if parts > 1 and depth < 4 else []
+    parts = min(max(1, -(-est_bytes // budget)), _FANOUT)
+    bounds = _sample_bounds(scan, rows, parts) if parts > 1 and depth < 6 else []
     if not bounds:
         repeated = distinct_ids is None or distinct_ids * 4 < rows
         part = _stable_sort(scan.collect(engine="streaming"), repeated)
