@@ -9,7 +9,8 @@ process, measuring wall time and the process's peak RSS (wait4):
 
 - ``polars io``: scan the archive, write every column to Parquet and the five columns of
   answer_comparison.csv sorted by task id to CSV (the same reads and writes, no scoring);
-- ``polars io, unsorted``: the same with the CSV in archive order;
+- ``polars io, unsorted``: the same with the CSV in archive order (the only Polars run
+  at the second, memory size: its sort holds the whole archive in memory);
 - ``gaia-fast grade``: the command users run (``--out scored.parquet``), with per-batch
   dedupe chosen automatically, forced on, and off.
 
@@ -122,8 +123,11 @@ def main() -> None:
                 generate(src, rows, kind)
             size = src.stat().st_size
             out, cmp = args.workdir / "scored.parquet", args.workdir / "cmp.csv"
-            cases = [("polars io (sorted csv)", [sys.executable, "-c", POLARS_IO, str(src), str(out), str(cmp), "1"])]
-            if not args.no_unsorted:
+            # At the memory size Polars' own sort would hold the whole archive (about 7 GB
+            # for 50M rows): only its unsorted run is the reference there.
+            first = rows == sizes[0]
+            cases = [("polars io (sorted csv)", [sys.executable, "-c", POLARS_IO, str(src), str(out), str(cmp), "1"])] if first else []
+            if not args.no_unsorted or not first:
                 cases.append(("polars io (unsorted csv)", [sys.executable, "-c", POLARS_IO, str(src), str(out), str(cmp), "0"]))
             base = [*gaia, str(src), "--truth-col", "true_answer", "--out", str(out), "--comparison", str(cmp), "--json"]
             modes = tuple(args.modes.split(",")) if rows == sizes[0] else ("auto",)
@@ -137,17 +141,17 @@ def main() -> None:
                         best = r
                 results[name] = best
                 print(f"{rows:>11,} {kind:9s} {name:28s} {best[0]:8.1f} s {best[3]:8.1f} cpu s {best[1] / 2**20:8.0f} MiB", file=sys.stderr)
-            ref = results["polars io (sorted csv)"]
+            ref = results.get("polars io (sorted csv)")
             ref_u = results.get("polars io (unsorted csv)")
             for name, (wall, rss, code, cpu) in results.items():
-                table.append((rows, kind, size, name, wall, cpu, rss, wall / ref[0], cpu / ref[3], cpu / ref_u[3] if ref_u else None, code))
+                table.append((rows, kind, size, name, wall, cpu, rss, wall / ref[0] if ref else None, cpu / ref[3] if ref else None, cpu / ref_u[3] if ref_u else None, code))
     print()
     print("| rows | archive | case | wall s | CPU s | peak RSS MiB | wall × polars sorted | CPU × polars sorted | CPU × polars unsorted |")
     print("|---:|---|---|---:|---:|---:|---:|---:|---:|")
     for rows, kind, size, name, wall, cpu, rss, ratio, cratio, uratio, code in table:
         flag = "" if code == 0 else f" (exit {code})"
-        u = f"{uratio:.2f}" if uratio is not None else "–"
-        print(f"| {rows:,} | {kind} ({size / 2**20:.0f} MiB) | {name}{flag} | {wall:.1f} | {cpu:.1f} | {rss / 2**20:.0f} | {ratio:.2f} | {cratio:.2f} | {u} |")
+        r, c, u = (f"{x:.2f}" if x is not None else "–" for x in (ratio, cratio, uratio))
+        print(f"| {rows:,} | {kind} ({size / 2**20:.0f} MiB) | {name}{flag} | {wall:.1f} | {cpu:.1f} | {rss / 2**20:.0f} | {r} | {c} | {u} |")
     print()
     print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (the machine may be shared)")
 
