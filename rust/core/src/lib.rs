@@ -2,10 +2,12 @@
 //! binding. Every function reproduces a named reference scorer; see the project README.
 
 pub mod batch;
+pub mod caption;
 pub mod choice;
 pub mod extract;
 pub mod gaia;
 pub mod olympiad;
+pub mod ocrbench;
 pub mod omni3d;
 pub mod surrogate;
 #[cfg(test)]

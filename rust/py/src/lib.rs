@@ -5,6 +5,7 @@
 //! the Arrow C data interface without copying; scoring runs with the GIL released.
 
 mod arrow_io;
+mod caption;
 mod choice;
 mod extract;
 mod olympiad;
@@ -248,6 +249,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(score_arrow, m)?)?;
     m.add_class::<arrow_io::ArrowColumn>()?;
     m.add_class::<wtf8::SurrogateWindow>()?;
+    caption::register(m)?;
     choice::register(m)?;
     extract::register(m)?;
     olympiad::register(m)?;
