@@ -234,6 +234,20 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2024-09-03", "classic"), *_VQA_LATER),  # 3dfe2971: GQA added
         ),
         Benchmark(
+            "ocrbench",
+            "gaia_fast.scorers.vlm.ocrbench",
+            datasets=(r"OCRBench(_MINI)?",),
+            report="_score.json",
+            description="OCRBench: an answer found in the prediction (lowercased; spaces dropped for handwritten math), per-category counts and the final score",
+        ),
+        Benchmark(
+            "coco-caption",
+            "gaia_fast.scorers.vlm.caption",
+            datasets=(r"COCO_VAL",),
+            report="_score.json",
+            description="COCO captioning: BLEU-1..4, ROUGE-L and CIDEr as pycocoevalcap computes them (no tokenizer), times 100",
+        ),
+        Benchmark(
             "omni3dbench",
             "gaia_fast.scorers.vlm.omni3d",
             datasets=(r"Omni3DBench",),
@@ -261,8 +275,7 @@ BENCHMARKS: dict[str, Benchmark] = {
 #: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
 UNSUPPORTED: dict[str, str] = {
     r"AMBER|VSR-zeroshot": "yes/no questions (Y/N flow)",
-    r"OCRBench(_v2)?": "OCR",
-    r"COCO_VAL": "captioning",
+    r"OCRBench_v2(_MINI)?": "OCRBench v2 (its own evaluation)",
     r"MathVista_MINI|MathVision(_MINI)?|MathVerse_MINI.*|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",
     r"MMVet|LLaVABench|MMVP|MMSci_DEV_MCQ": "judge-scored or special report",
 }

@@ -160,7 +160,7 @@ def _score_text(v: Any) -> str:
     metavar="SECONDS",
     help="Bound on the time the run spends on failed judge requests and waits between retries (summed); then the remaining judge calls fail at once.",
 )
-@click.option("--acc", type=click.Path(dir_okay=False, path_type=Path), help="VLMEvalKit benchmarks: where to write the report (default ./<file stem>_acc.csv).")
+@click.option("--acc", type=click.Path(dir_okay=False, path_type=Path), help="VLMEvalKit benchmarks: where to write the report (default ./<file stem> + the report name VLMEvalKit uses, e.g. _acc.csv, _score.json).")
 @click.option(
     "--summary",
     type=click.Path(dir_okay=False, path_type=Path),

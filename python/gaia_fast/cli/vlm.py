@@ -26,7 +26,7 @@ from rich.table import Table
 from gaia_fast import benchmarks
 from gaia_fast.io.readers import InputError
 from gaia_fast.io.vlm import read_result_table
-from gaia_fast.io.writers import table_format, write_table
+from gaia_fast.io.writers import table_format, write_report, write_table
 from gaia_fast.judge import JudgeEvent, OpenAIJudge, RecordingJudge, save_responses
 
 #: ``--benchmark`` names of the VLMEvalKit families (the registry's non-GAIA entries).
@@ -72,7 +72,8 @@ def grade_vlm(
     options = dict(entry.options)
     module = importlib.import_module(entry.module)
     for path, flag in ((out, "--out"), (acc, "--acc")):
-        if path is not None:
+        # A report may also be a JSON object (VLMEvalKit's _score.json).
+        if path is not None and not (flag == "--acc" and path.suffix.lower() == ".json"):
             try:
                 table_format(path)
             except ValueError as e:
@@ -112,7 +113,7 @@ def grade_vlm(
         result.stats["judge_error_rows"] = judge_errors[0]
 
     acc = acc or Path(f"{archive.stem}{entry.report or '_acc.csv'}")
-    write_table(result.report, acc)
+    write_report(result.report, acc)
     if out is not None:
         write_table(result.rows, out)
     if judge is not None and save_judge_responses is not None:

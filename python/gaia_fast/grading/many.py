@@ -441,7 +441,7 @@ def _judge_errors(rows: pl.DataFrame) -> tuple[int, str | None]:
 
 def _grade_vlm(job: Job, report: Path | None, out: Path | None, options: dict[str, Any]) -> ArchiveRecord:
     from gaia_fast.io.vlm import read_result_table
-    from gaia_fast.io.writers import write_table
+    from gaia_fast.io.writers import write_report, write_table
 
     entry = benchmarks.get(job.benchmark or "")
     module = importlib.import_module(entry.module)
@@ -455,7 +455,7 @@ def _grade_vlm(job: Job, report: Path | None, out: Path | None, options: dict[st
     family_options = {**entry.options, **((options.get("judge_options") or {}).get(entry.module) or {})}
     result = module.grade(frame, variant=variant, seed=options.get("seed", 0), judge=judge, **family_options)
     if report is not None:
-        write_table(result.report, report)
+        write_report(result.report, report)
     if out is not None:
         write_table(result.rows, out)
     stats = result.stats

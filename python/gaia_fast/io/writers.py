@@ -16,7 +16,7 @@ from pathlib import Path
 
 import polars as pl
 
-__all__ = ["COMPARISON_COLUMNS", "FORMATS", "atomic_path", "comparison_exprs", "comparison_frame", "comparison_line_exprs", "write_comparison_lines", "sink_table", "table_format", "write_comparison_csv", "write_comparison_rows", "write_table"]
+__all__ = ["COMPARISON_COLUMNS", "FORMATS", "atomic_path", "comparison_exprs", "comparison_frame", "comparison_line_exprs", "write_comparison_lines", "sink_table", "table_format", "write_comparison_csv", "write_comparison_rows", "write_report", "write_table"]
 
 #: Header of ``answer_comparison.csv`` (Zypher ``grade.py``, spec §4 step 5).
 COMPARISON_COLUMNS = ("task_id", "level", "expected_answer", "actual_answer", "match")
@@ -113,6 +113,22 @@ def write_table(frame: pl.DataFrame, path: str | os.PathLike) -> None:
             frame.with_columns(pl.col(pl.Enum, pl.Categorical).cast(pl.String)).write_ndjson(tmp)
         else:
             frame.write_parquet(tmp)
+
+
+def write_report(frame: pl.DataFrame, path: str | os.PathLike) -> None:
+    """Write a benchmark report atomically: a ``.json`` path gets a one-row report as one
+    JSON object the way VLMEvalKit dumps its ``_score.json`` (``json.dump`` with
+    ``indent=4``, ``ensure_ascii=False``, no final newline; several rows become a list of
+    objects); any other path goes to :func:`write_table`."""
+    if Path(path).suffix.lower() != ".json":
+        write_table(frame, path)
+        return
+    import json
+
+    rows = frame.to_dicts()
+    data = rows[0] if len(rows) == 1 else rows
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=4, ensure_ascii=False)
 
 
 def sink_table(frame: pl.LazyFrame, path: str | os.PathLike, fmt: str) -> pl.LazyFrame:
