@@ -161,6 +161,8 @@ def cider(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> tu
     for refs in crefs:
         for g in {g for r in refs for g in r}:
             df[g] = df.get(g, 0.0) + 1
+    # Upstream's sanity check; with no reference word at all, max() of nothing raises.
+    assert len(ctest) >= max(df.values())
     ref_len = math.log(float(len(crefs)))
 
     def vec(counts: dict[tuple[str, ...], int]) -> tuple[list[dict], list[float], int]:

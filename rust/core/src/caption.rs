@@ -109,7 +109,9 @@ fn bleu_from(correct: &[u64; N], guess: &[u64; N], testlen: u64, reflen: u64) ->
     let mut b = 1.0f64;
     for k in 0..N {
         b *= (correct[k] as f64 + tiny) / (guess[k] as f64 + small);
-        out[k] = b.powf(1.0 / (k + 1) as f64);
+        // Opaque exponent: the compiler would turn a known `powf(x, 0.5)` into `sqrt(x)`,
+        // which differs from the C library's `pow` in the last bit on some values.
+        out[k] = b.powf(std::hint::black_box(1.0 / (k + 1) as f64));
     }
     let ratio = (testlen as f64 + tiny) / (reflen as f64 + small);
     if ratio < 1.0 {
@@ -222,7 +224,9 @@ fn cider_row(hyp: &Vector, refs: &[Vector]) -> f64 {
     let mut score = [0.0f64; N];
     for r in refs {
         let delta = (hyp.length - r.length) as f64;
-        let penalty = std::f64::consts::E.powf(-(delta * delta) / (2.0 * SIGMA * SIGMA));
+        // Python's `np.e ** x`: the C library's `pow` (an opaque base keeps the compiler
+        // from rewriting it as `exp`).
+        let penalty = std::hint::black_box(std::f64::consts::E).powf(-(delta * delta) / (2.0 * SIGMA * SIGMA));
         let lookup: HashMap<Gram, f64> = r.grams.iter().flatten().copied().collect();
         for n in 0..N {
             let mut val = 0.0f64;
