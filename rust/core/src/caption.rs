@@ -23,6 +23,40 @@ const NONE: u32 = u32::MAX;
 /// An n-gram of word ids, padded with [`NONE`].
 type Gram = [u32; N];
 
+/// Maps keyed by word ids and n-grams: hashed with a multiply-rotate step, where SipHash's
+/// cost would dominate (the maps are the whole work of BLEU and CIDEr).
+type Map<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<IdHasher>>;
+
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        let h = self.0;
+        (h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (h >> 32)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(w));
+        }
+        let mut last = [0u8; 8];
+        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        self.write_u64(u64::from_le_bytes(last) ^ (bytes.len() as u64) << 56);
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517C_C1B7_2722_0A95);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
 /// `numpy.sum` of a contiguous float64 array: pairwise summation with 8 accumulators over
 /// blocks of at most 128 values.
 pub fn np_sum(a: &[f64]) -> f64 {
@@ -81,8 +115,9 @@ fn words(s: &str) -> impl Iterator<Item = &str> {
 /// n-gram counts, n = 1..=4, in first-occurrence order by n then position (the order of
 /// the reference's dict).
 fn ngrams(ids: &[u32]) -> Vec<(Gram, u32)> {
-    let mut out: Vec<(Gram, u32)> = Vec::new();
-    let mut at: HashMap<Gram, usize> = HashMap::new();
+    let cap = N * ids.len();
+    let mut out: Vec<(Gram, u32)> = Vec::with_capacity(cap);
+    let mut at: Map<Gram, usize> = Map::with_capacity_and_hasher(cap, Default::default());
     for k in 1..=N {
         for w in ids.windows(k) {
             let mut g = [NONE; N];
@@ -130,10 +165,10 @@ struct BleuRow {
     correct: [u64; N],
 }
 
-fn bleu_row(hyp: &[u32], refs: &[Vec<u32>]) -> BleuRow {
-    let mut maxcounts: HashMap<Gram, u32> = HashMap::new();
-    for r in refs {
-        for (g, c) in ngrams(r) {
+fn bleu_row(hyp: &[u32], refs: &[Vec<u32>], ref_counts: &[Vec<(Gram, u32)>]) -> BleuRow {
+    let mut maxcounts: Map<Gram, u32> = Map::default();
+    for counts in ref_counts {
+        for &(g, c) in counts {
             let m = maxcounts.entry(g).or_insert(0);
             *m = (*m).max(c);
         }
@@ -152,8 +187,29 @@ fn bleu_row(hyp: &[u32], refs: &[Vec<u32>]) -> BleuRow {
     BleuRow { testlen, reflen, guess, correct }
 }
 
+/// Length of a longest common subsequence of two word lists (the reference's dynamic
+/// programme gives the same number). Bit-parallel (Hyyrö) when the shorter list has at
+/// most 64 words, the table otherwise.
 fn lcs(a: &[u32], b: &[u32]) -> usize {
     let (long, short) = if a.len() < b.len() { (b, a) } else { (a, b) };
+    if short.is_empty() {
+        return 0;
+    }
+    if short.len() <= 64 {
+        let mut masks: Map<u32, u64> = Map::default();
+        for (j, &w) in short.iter().enumerate() {
+            *masks.entry(w).or_insert(0) |= 1u64 << j;
+        }
+        let all = if short.len() == 64 { u64::MAX } else { (1u64 << short.len()) - 1 };
+        let mut v = all;
+        for w in long {
+            if let Some(&m) = masks.get(w) {
+                let u = v & m;
+                v = (v.wrapping_add(u) | (v - u)) & all;
+            }
+        }
+        return short.len() - v.count_ones() as usize;
+    }
     let mut prev = vec![0usize; short.len() + 1];
     let mut cur = vec![0usize; short.len() + 1];
     for &x in long {
@@ -168,7 +224,7 @@ fn lcs(a: &[u32], b: &[u32]) -> usize {
 /// ROUGE-L of one candidate against its references (`Rouge.calc_score`).
 pub fn rouge_l_one(candidate: &str, refs: &[&str]) -> f64 {
     // Words as ids local to the row; a candidate word no reference has matches nothing.
-    let mut ids: HashMap<&str, u32> = HashMap::new();
+    let mut ids: Map<&str, u32> = Map::default();
     let refs: Vec<Vec<u32>> = refs
         .iter()
         .map(|r| {
@@ -203,14 +259,16 @@ struct Vector {
     length: i64,
 }
 
-fn vector(counts: &[(Gram, u32)], df: &HashMap<Gram, u32>, ref_len: f64) -> Vector {
+/// `weights[g]` = `ref_len - log(max(1, df(g)))`; an n-gram of no reference weighs
+/// `ref_len` (`log(1) = 0`).
+fn vector(counts: &[(Gram, u32)], weights: &Map<Gram, f64>, ref_len: f64) -> Vector {
     let mut grams: [Vec<(Gram, f64)>; N] = Default::default();
     let mut norm = [0.0; N];
     let mut length = 0i64;
     for &(g, tf) in counts {
-        let d = f64::from(df.get(&g).copied().unwrap_or(0)).max(1.0).ln();
+        let w = weights.get(&g).copied().unwrap_or(ref_len);
         let n = order(&g);
-        let v = f64::from(tf) * (ref_len - d);
+        let v = f64::from(tf) * w;
         grams[n].push((g, v));
         norm[n] += v * v;
         if n == 1 {
@@ -221,19 +279,34 @@ fn vector(counts: &[(Gram, u32)], df: &HashMap<Gram, u32>, ref_len: f64) -> Vect
 }
 
 fn cider_row(hyp: &Vector, refs: &[Vector]) -> f64 {
+    // Where each hypothesis n-gram sits in its order's list.
+    let at: Map<Gram, (usize, usize)> =
+        hyp.grams.iter().enumerate().flat_map(|(n, gs)| gs.iter().enumerate().map(move |(i, (g, _))| (*g, (n, i)))).collect();
     let mut score = [0.0f64; N];
+    let mut terms: [Vec<(usize, f64)>; N] = Default::default();
     for r in refs {
         let delta = (hyp.length - r.length) as f64;
         // Python's `np.e ** x`: the C library's `pow` (an opaque base keeps the compiler
         // from rewriting it as `exp`).
         let penalty = std::hint::black_box(std::f64::consts::E).powf(-(delta * delta) / (2.0 * SIGMA * SIGMA));
-        let lookup: HashMap<Gram, f64> = r.grams.iter().flatten().copied().collect();
-        for n in 0..N {
-            let mut val = 0.0f64;
-            for (g, x) in &hyp.grams[n] {
-                let y = lookup.get(g).copied().unwrap_or(0.0);
+        // The reference sums min(x, y) * y over the hypothesis n-grams in their order, y = 0
+        // where the reference sentence lacks the n-gram. Every term is >= +0, so the zero
+        // terms leave the sum unchanged: only shared n-grams are added, in the same order.
+        for t in &mut terms {
+            t.clear();
+        }
+        for (g, y) in r.grams.iter().flatten() {
+            if let Some(&(n, i)) = at.get(g) {
+                let x = hyp.grams[n][i].1;
                 // Python min(x, y): x unless y < x.
-                val += if y < *x { y } else { *x } * y;
+                terms[n].push((i, if *y < x { *y } else { x } * y));
+            }
+        }
+        for n in 0..N {
+            terms[n].sort_unstable_by_key(|&(i, _)| i);
+            let mut val = 0.0f64;
+            for &(_, t) in &terms[n] {
+                val += t;
             }
             if hyp.norm[n] != 0.0 && r.norm[n] != 0.0 {
                 val /= hyp.norm[n] * r.norm[n];
@@ -254,7 +327,7 @@ pub fn score<'a>(predictions: &[&'a str], references: &[Vec<&'a str>]) -> Scores
     assert_eq!(predictions.len(), references.len(), "one list of references per prediction");
     assert!(references.iter().all(|r| !r.is_empty()), "every row needs a reference");
     // Word ids for the whole corpus (CIDEr's document frequency is corpus-wide).
-    let mut vocab: HashMap<&'a str, u32> = HashMap::new();
+    let mut vocab: Map<&'a str, u32> = Map::default();
     let mut intern = |s: &'a str| -> Vec<u32> {
         words(s)
             .map(|w| {
@@ -267,7 +340,9 @@ pub fn score<'a>(predictions: &[&'a str], references: &[Vec<&'a str>]) -> Scores
     let refs: Vec<Vec<Vec<u32>>> = references.iter().map(|rs| rs.iter().map(|&r| intern(r)).collect()).collect();
 
     // BLEU: per-row counts, then corpus totals (integers: order-free).
-    let rows: Vec<BleuRow> = hyps.par_iter().zip(refs.par_iter()).map(|(h, r)| bleu_row(h, r)).collect();
+    let ref_counts: Vec<Vec<Vec<(Gram, u32)>>> = refs.par_iter().map(|rs| rs.iter().map(|r| ngrams(r)).collect()).collect();
+    let rows: Vec<BleuRow> =
+        hyps.par_iter().zip(refs.par_iter()).zip(ref_counts.par_iter()).map(|((h, r), c)| bleu_row(h, r, c)).collect();
     let (mut tl, mut rl, mut guess, mut correct) = (0u64, 0u64, [0u64; N], [0u64; N]);
     for r in &rows {
         tl += r.testlen;
@@ -285,21 +360,22 @@ pub fn score<'a>(predictions: &[&'a str], references: &[Vec<&'a str>]) -> Scores
     let rouge_l = np_mean(&rouge_l_rows);
 
     // CIDEr: in how many rows' reference sets each n-gram occurs.
-    let ref_counts: Vec<Vec<Vec<(Gram, u32)>>> = refs.par_iter().map(|rs| rs.iter().map(|r| ngrams(r)).collect()).collect();
-    let mut df: HashMap<Gram, u32> = HashMap::new();
+    let mut df: Map<Gram, u32> = Map::default();
     for rs in &ref_counts {
-        let distinct: HashSet<Gram> = rs.iter().flatten().map(|&(g, _)| g).collect();
+        let distinct: HashSet<Gram, std::hash::BuildHasherDefault<IdHasher>> = rs.iter().flatten().map(|&(g, _)| g).collect();
         for g in distinct {
             *df.entry(g).or_insert(0) += 1;
         }
     }
     let ref_len = (refs.len() as f64).ln();
+    // log once per distinct n-gram (df >= 1 here, so max(1.0, df) is df).
+    let weights: Map<Gram, f64> = df.iter().map(|(&g, &d)| (g, ref_len - f64::from(d).max(1.0).ln())).collect();
     let cider_rows: Vec<f64> = hyps
         .par_iter()
         .zip(ref_counts.par_iter())
         .map(|(h, rs)| {
-            let hv = vector(&ngrams(h), &df, ref_len);
-            let rvs: Vec<Vector> = rs.iter().map(|c| vector(c, &df, ref_len)).collect();
+            let hv = vector(&ngrams(h), &weights, ref_len);
+            let rvs: Vec<Vector> = rs.iter().map(|c| vector(c, &weights, ref_len)).collect();
             cider_row(&hv, &rvs)
         })
         .collect();
@@ -349,9 +425,34 @@ mod tests {
         assert_eq!(s.cider, None);
     }
 
+    fn lcs_table(a: &[u32], b: &[u32]) -> usize {
+        let mut t = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+        for i in 1..=a.len() {
+            for j in 1..=b.len() {
+                t[i][j] = if a[i - 1] == b[j - 1] { t[i - 1][j - 1] + 1 } else { t[i - 1][j].max(t[i][j - 1]) };
+            }
+        }
+        t[a.len()][b.len()]
+    }
+
+    #[test]
+    fn bit_parallel_lcs_equals_the_table() {
+        let mut rng = crate::test_rng::Rng::new(7);
+        for _ in 0..3000 {
+            let la = rng.below(90);
+            let lb = rng.below(90);
+            let k = 1 + rng.below(6);
+            let a: Vec<u32> = (0..la).map(|_| rng.below(k) as u32).collect();
+            let b: Vec<u32> = (0..lb).map(|_| rng.below(k) as u32).collect();
+            assert_eq!(lcs(&a, &b), lcs_table(&a, &b), "{a:?} {b:?}");
+        }
+    }
+
     #[test]
     fn closest_length_ties_shorter() {
-        let r = bleu_row(&[1, 2, 3], &[vec![1, 2], vec![1, 2, 3, 4]]);
+        let refs = [vec![1, 2], vec![1, 2, 3, 4]];
+        let counts: Vec<_> = refs.iter().map(|r| ngrams(r)).collect();
+        let r = bleu_row(&[1, 2, 3], &refs, &counts);
         assert_eq!(r.reflen, 2);
     }
 }
