@@ -239,6 +239,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"OCRBench(_MINI)?",),
             report="_score.json",
             description="OCRBench: an answer found in the prediction (lowercased; spaces dropped for handwritten math), per-category counts and the final score",
+            variants=(("2024-02-24", "classic"),),  # e02f3ff7: OCRBench added; the same rule at head
         ),
         Benchmark(
             "coco-caption",
@@ -246,6 +247,9 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"COCO_VAL",),
             report="_score.json",
             description="COCO captioning: BLEU-1..4, ROUGE-L and CIDEr as pycocoevalcap computes them (no tokenizer), times 100",
+            # dd7b749e added COCO on 2023-12-20 with a broken Bleu list; 5ca8c8c2 fixed it the
+            # next day, and the evaluation is the same from then to head.
+            variants=(("2023-12-21", "classic"),),
         ),
         Benchmark(
             "omni3dbench",
