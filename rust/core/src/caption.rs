@@ -5,13 +5,15 @@
 //! Every floating-point step follows the reference's order, so the numbers are the same
 //! to the last bit: BLEU and CIDEr split on Python whitespace (`str.split()`), ROUGE-L on
 //! single spaces (`str.split(" ")`, empty words kept); means are numpy's pairwise sums
-//! ([`np_sum`]); `ln`, `exp` and `powf` are the C library's, as Python's `math` and float
+//! ([`crate::numpy::np_sum`]); `ln`, `exp` and `powf` are the C library's, as Python's `math` and float
 //! `**` are.
 
 use std::collections::{HashMap, HashSet};
 
 use rayon::prelude::*;
 
+use crate::fasthash::FastHash;
+use crate::numpy::np_mean;
 use crate::text::is_py_space;
 
 /// n-gram orders (1..=4).
@@ -23,77 +25,8 @@ const NONE: u32 = u32::MAX;
 /// An n-gram of word ids, padded with [`NONE`].
 type Gram = [u32; N];
 
-/// Maps keyed by word ids and n-grams: hashed with a multiply-rotate step, where SipHash's
-/// cost would dominate (the maps are the whole work of BLEU and CIDEr).
-type Map<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<IdHasher>>;
-
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl std::hash::Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        let h = self.0;
-        (h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (h >> 32)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.write_u64(u64::from_le_bytes(w));
-        }
-        let mut last = [0u8; 8];
-        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-        self.write_u64(u64::from_le_bytes(last) ^ (bytes.len() as u64) << 56);
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(u64::from(x));
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517C_C1B7_2722_0A95);
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
-}
-
-/// `numpy.sum` of a contiguous float64 array: pairwise summation with 8 accumulators over
-/// blocks of at most 128 values.
-pub fn np_sum(a: &[f64]) -> f64 {
-    let n = a.len();
-    if n < 8 {
-        let mut r = 0.0;
-        for &x in a {
-            r += x;
-        }
-        r
-    } else if n <= 128 {
-        let mut acc = [0.0f64; 8];
-        acc.copy_from_slice(&a[..8]);
-        let whole = n - n % 8;
-        let mut i = 8;
-        while i < whole {
-            for j in 0..8 {
-                acc[j] += a[i + j];
-            }
-            i += 8;
-        }
-        let mut r = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
-        for &x in &a[whole..] {
-            r += x;
-        }
-        r
-    } else {
-        let mut n2 = n / 2;
-        n2 -= n2 % 8;
-        np_sum(&a[..n2]) + np_sum(&a[n2..])
-    }
-}
-
-/// `numpy.mean` (NaN for no values).
-pub fn np_mean(a: &[f64]) -> f64 {
-    np_sum(a) / a.len() as f64
-}
+/// Maps keyed by word ids and n-grams (the whole work of BLEU and CIDEr).
+type Map<K, V> = HashMap<K, V, FastHash>;
 
 /// Every metric, per row and for the corpus (the reference's scale, not times 100).
 #[derive(Debug, Clone, PartialEq)]
@@ -362,7 +295,7 @@ pub fn score<'a>(predictions: &[&'a str], references: &[Vec<&'a str>]) -> Scores
     // CIDEr: in how many rows' reference sets each n-gram occurs.
     let mut df: Map<Gram, u32> = Map::default();
     for rs in &ref_counts {
-        let distinct: HashSet<Gram, std::hash::BuildHasherDefault<IdHasher>> = rs.iter().flatten().map(|&(g, _)| g).collect();
+        let distinct: HashSet<Gram, FastHash> = rs.iter().flatten().map(|&(g, _)| g).collect();
         for g in distinct {
             *df.entry(g).or_insert(0) += 1;
         }
@@ -386,16 +319,6 @@ pub fn score<'a>(predictions: &[&'a str], references: &[Vec<&'a str>]) -> Scores
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn np_sum_blocks() {
-        let v: Vec<f64> = (0..1000).map(|i| 1.0 / (i as f64 + 1.0)).collect();
-        // Sequential summation differs from numpy's pairwise result on this series.
-        let seq: f64 = v.iter().fold(0.0, |a, b| a + b);
-        assert_ne!(np_sum(&v), seq);
-        assert_eq!(np_sum(&v[..5]), (((v[0] + v[1]) + v[2]) + v[3]) + v[4]);
-        assert!(np_mean(&[]).is_nan());
-    }
 
     #[test]
     fn identical_caption() {

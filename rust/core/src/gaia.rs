@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 
+use crate::fasthash::FastHash;
 use crate::text::{
     find_any_byte, gaia_norm, gaia_norm_eq, gaia_number, has_any_byte, js_normalize_find, js_normalize_into, py_float, quote, NormRule,
     NumberParse,
@@ -753,38 +754,6 @@ fn chains<K: std::hash::Hash + Eq>(keys: impl DoubleEndedIterator<Item = Option<
     (heads, next)
 }
 
-/// A multiply-rotate hasher for the list index: keys are numbers and short texts of one
-/// answer, hashed once each, where SipHash's cost would dominate.
-type FastHash = std::hash::BuildHasherDefault<MulHasher>;
-
-#[derive(Default)]
-struct MulHasher(u64);
-
-impl std::hash::Hasher for MulHasher {
-    fn finish(&self) -> u64 {
-        // A final mix, so that the low bits the table indexes with depend on every input bit.
-        let h = self.0;
-        (h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (h >> 32)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.write_u64(u64::from_le_bytes(c.try_into().unwrap_or_default()));
-        }
-        let mut last = [0u8; 8];
-        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-        self.write_u64(u64::from_le_bytes(last) ^ ((bytes.len() as u64) << 56));
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x517C_C1B7_2722_0A95);
-    }
-    fn write_u8(&mut self, v: u8) {
-        self.write_u64(u64::from(v));
-    }
-    fn write_usize(&mut self, v: usize) {
-        self.write_u64(v as u64);
-    }
-}
 
 fn strip_py(s: &str) -> &str {
     s.trim_matches(crate::text::is_py_space)

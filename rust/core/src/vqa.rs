@@ -9,6 +9,7 @@
 use rayon::prelude::*;
 
 use crate::batch::{Cursor, StrColumn};
+use crate::numpy::np_mean;
 use crate::text::{is_py_space, py_float, py_lower};
 use crate::unicode_tables::UPPER_LONG;
 use crate::yorn::{process_punctuation_into, Variant as Punct};
@@ -401,43 +402,6 @@ pub fn anls_compute(groundtruth: &str, prediction: &str) -> f64 {
     }
 }
 
-/// numpy's pairwise summation (`add.reduce` of a contiguous float64 array, numpy ≥ 2).
-pub fn np_sum(a: &[f64]) -> f64 {
-    let n = a.len();
-    if n < 8 {
-        let mut res = 0.0;
-        for &x in a {
-            res += x;
-        }
-        res
-    } else if n <= 128 {
-        let mut r = [0.0f64; 8];
-        r.copy_from_slice(&a[..8]);
-        let mut i = 8;
-        while i < n - (n % 8) {
-            for j in 0..8 {
-                r[j] += a[i + j];
-            }
-            i += 8;
-        }
-        let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-        while i < n {
-            res += a[i];
-            i += 1;
-        }
-        res
-    } else {
-        let mut n2 = n / 2;
-        n2 -= n2 % 8;
-        np_sum(&a[..n2]) + np_sum(&a[n2..])
-    }
-}
-
-/// `np.mean(a)` of float64 values: NaN when empty.
-pub fn np_mean(a: &[f64]) -> f64 {
-    np_sum(a) / a.len() as f64
-}
-
 // --------------------------------------------------------------------------------------
 // The answer list
 // --------------------------------------------------------------------------------------
@@ -793,14 +757,5 @@ mod tests {
         assert_eq!(parse_answers("x[0]"), Answers::Undecided);
         assert_eq!(parse_answers("['\\d']"), Answers::List(vec!["\\d".into()]));
         assert_eq!(parse_answers("['\\101\\0']"), Answers::List(vec!["A\0".into()]));
-    }
-
-    #[test]
-    fn pairwise() {
-        let a: Vec<f64> = (0..1000).map(|i| (i as f64).sqrt() / 7.0).collect();
-        let seq: f64 = a.iter().sum();
-        assert!((np_sum(&a) - seq).abs() < 1e-9);
-        assert_eq!(np_sum(&[]), 0.0);
-        assert!(np_mean(&[]).is_nan());
     }
 }

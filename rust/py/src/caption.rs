@@ -94,10 +94,10 @@ fn caption_arrow<'py>(
     Ok(out)
 }
 
-/// `numpy.mean` of a float64 sequence (pairwise summation).
+/// `numpy.mean` of a float64 sequence (pairwise summation); NaN when empty.
 #[pyfunction]
 fn np_mean(values: Vec<f64>) -> f64 {
-    caption::np_mean(&values)
+    gaia_fast_core::numpy::np_mean(&values)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -86,12 +86,6 @@ fn vqa_score_row<'py>(
     Ok((r.hit, r.rule.name(), t.out(prediction.py(), &r.extracted)?, r.matched))
 }
 
-/// `np.mean` of float64 values (numpy's pairwise summation); NaN when empty.
-#[pyfunction]
-fn vqa_np_mean(values: Vec<f64>) -> f64 {
-    vqa::np_mean(&values)
-}
-
 fn nulls(valid: impl Iterator<Item = bool>) -> Option<NullBuffer> {
     Some(NullBuffer::new(BooleanBuffer::from_iter(valid))).filter(|n| n.null_count() > 0)
 }
@@ -137,7 +131,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(vqa_anls_compute, m)?)?;
     m.add_function(wrap_pyfunction!(vqa_parse_answers, m)?)?;
     m.add_function(wrap_pyfunction!(vqa_score_row, m)?)?;
-    m.add_function(wrap_pyfunction!(vqa_np_mean, m)?)?;
     m.add_function(wrap_pyfunction!(vqa_score_arrow, m)?)?;
     m.add("VQA_RULES", Rule::ALL.map(|r| r.name()).to_vec())?;
     m.add("VQA_VARIANTS", Variant::ALL.map(|v| v.name()).to_vec())?;

@@ -127,7 +127,7 @@ def anls_compute(groundtruth: str, prediction: str) -> float:
 
 def np_mean(values: list[float]) -> float:
     """``np.mean`` of float64 values, summed pairwise as numpy does; NaN when empty."""
-    return _native.vqa_np_mean([float(v) for v in values])
+    return _native.np_mean([float(v) for v in values])
 
 
 def _literal_list(answer: str) -> list[Any] | None:
