@@ -138,6 +138,37 @@ def test_stall_bound_is_not_a_run_time_bound():
     assert time.monotonic() - start < 5
 
 
+def test_a_call_abandoned_after_a_timeout_publishes_nothing(tmp_path):
+    """The stalled call goes on in its thread; when its block finally arrives it must not
+    write the output the caller was told had failed."""
+    import threading
+
+    from gaia_fast.io.writers import atomic_path
+
+    watch = gfr._Watch(None, "archive.jsonl", 0.5)
+    late = threading.Event()
+    out = tmp_path / "scored.csv"
+    finished = {}
+
+    def stalled():
+        try:
+            with atomic_path(out) as tmp:
+                late.wait(30)  # the block arrives only after the timeout
+                Path(tmp).write_text("row\n")
+                watch.tick("writing", 1)
+        except gfr.RayTimeout as e:
+            finished["error"] = str(e)
+
+    with pytest.raises(gfr.RayTimeout, match="no progress"):
+        watch.run("writing", stalled)
+    late.set()
+    deadline = time.monotonic() + 10
+    while "error" not in finished and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert "abandoned after a timeout" in finished["error"]
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
 def test_grade_dataset_reports_progress(ray_local):
     import pyarrow as pa
 

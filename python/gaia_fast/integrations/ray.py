@@ -220,10 +220,19 @@ class _Watch:
         self.ray, self.what, self.timeout, self.on_progress = ray, what, timeout, on_progress
         self.local: dict[str, int] = {}
         self._lock = threading.Lock()
+        # Set when a wait timed out: the abandoned call stops at its next tick, so a block
+        # that arrives late cannot publish an output the caller was told had failed.
+        self.cancelled = threading.Event()
 
     def tick(self, stage: str, n: int = 1) -> None:
+        self.check()
         with self._lock:
             self.local[stage] = self.local.get(stage, 0) + n
+
+    def check(self) -> None:
+        """Raise :class:`RayTimeout` in an abandoned call (its run already timed out)."""
+        if self.cancelled.is_set():
+            raise RayTimeout(f"{self.what}: abandoned after a timeout")
 
     def _done(self, stage: str) -> int:
         with self._lock:
@@ -255,6 +264,7 @@ class _Watch:
             if done != last:
                 last, last_change = done, now
             elif self.timeout is not None and now - last_change > self.timeout:
+                self.cancelled.set()
                 raise RayTimeout(
                     f"{self.what}: Ray made no progress for {self.timeout:g} s while {phase} "
                     f"({done:,} {unit} done); a task does not finish or the cluster does not answer"
@@ -876,5 +886,7 @@ def _write_outputs(scored: Any, comparison: str | os.PathLike, out: str | os.Pat
                         else:
                             frame.write_ndjson(fh)
                         first = False
+            watch.check()  # still inside atomic_path: a run that timed out publishes nothing
     rows = pl.concat(narrow, how="vertical_relaxed") if narrow else pl.DataFrame(schema={c: pl.String for c in ("task_id", "prediction")})
+    watch.check()
     return write_comparison_csv(rows, comparison)
