@@ -24,7 +24,7 @@ shift || true
 if [ "$#" -gt 0 ]; then
     targets=("$@")
 else
-    targets=(gaia text batch mcq boxed physics omni3d olympiad)
+    targets=(gaia text batch mcq boxed physics omni3d olympiad yorn vqa caption)
 fi
 per=$(( total / ${#targets[@]} ))
 [ "$per" -ge 1 ] || per=1

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import signal
+import struct
 import unicodedata
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -27,10 +28,14 @@ import gaia_fast._native as nat
 import polars as pl
 import pyarrow as pa
 from gaia_fast.reference import gaia as ref_gaia
+from gaia_fast.reference import vlm_caption as ref_cap
 from gaia_fast.reference import vlm_mcq as ref_mcq
+from gaia_fast.reference import vlm_ocrbench as ref_ocr
 from gaia_fast.reference import vlm_olympiad as ref_oly
 from gaia_fast.reference import vlm_omni3d as ref_omni
 from gaia_fast.reference import vlm_physics as ref_phy
+from gaia_fast.reference import vlm_vqa as ref_vqa
+from gaia_fast.reference import vlm_yorn as ref_yorn
 from gaia_fast.scorers.vlm import mcq as mcq_face
 from gaia_fast.scorers.vlm import omni3d as omni_face
 
@@ -565,6 +570,178 @@ def target_olympiad(data: bytes) -> None:
                       "olympiad_grade_arrow: native != twin", [c[i] for c in cols], status, score, t)
 
 
+# ---------------------------------------------------------------------------------------
+# Yes/no extraction (MME, POPE, HallusionBench)
+# ---------------------------------------------------------------------------------------
+
+
+def target_yorn(data: bytes) -> None:
+    x = Input(data)
+    text = x.field(0)
+    for variant in nat.YORN_VARIANTS:
+        answer, rule = agree(f"yorn_extract {variant}", nat.yorn_extract_explained, ref_yorn.yorn_extract_explained, text, variant)
+        check(answer in ("Yes", "No", "Unknown") and rule in nat.YORN_RULES, "yorn_extract shape", answer, rule)
+        p = agree(f"yorn_process_punctuation {variant}", nat.yorn_process_punctuation, ref_yorn.process_punctuation, text, variant)
+        check(type(p) is str, "yorn_process_punctuation type", p)
+    check(outcome(nat.yorn_extract_explained, text, "x")[0] == "raise", "yorn_extract takes a known variant only")
+
+    # The column driver: one rule code per row, a null row reads as "nan".
+    column = [None if x.flag(i % 8) and x.sel & 0x40 else clean(v) for i, v in enumerate(x.fields[:16])]
+    variant = x.pick(nat.YORN_VARIANTS)
+    arrow_type = x.pick((pa.string(), pa.large_string(), pa.string_view()), 1)
+    codes = pa.array(nat.yorn_arrow(pa.array(column, arrow_type), variant)).to_pylist()
+    check(len(codes) == len(column), "yorn_arrow length", len(codes), len(column))
+    want = [ref_yorn.RULES.index(ref_yorn.yorn_extract_explained("nan" if v is None else v, variant)[1]) for v in column]
+    check(codes == want, f"yorn_arrow {variant}: native != twin", column, codes, want)
+
+
+# ---------------------------------------------------------------------------------------
+# Open VQA (TextVQA, ChartQA, OCRVQA, GQA, DocVQA, InfoVQA)
+# ---------------------------------------------------------------------------------------
+
+
+def _floats(data: bytes) -> list[float]:
+    """Every 8 bytes after the header as a float64 (NaN, infinities and -0.0 included)."""
+    body = data[2:]
+    return [struct.unpack("<d", body[i:i + 8])[0] for i in range(0, len(body) - 7, 8)][:300]
+
+
+def _twin_hit(prediction: str, answer: str, method: str, variant: str) -> tuple[str, Any] | None:
+    """``hit_calculate(process_line(row))`` of the twin and its ``pred``, or None when slow."""
+    def run() -> tuple[float, Any]:
+        ret = ref_vqa.score_row(prediction, answer, method, variant)
+        return ref_vqa.hit_of(ret, method), ret["pred"]
+
+    return slow_twin(run)
+
+
+def _same_pred(extracted: str, pred: str, method: str) -> bool:
+    """The prediction as the method reads it; ANLS compares the lowered, space-collapsed text."""
+    if method == "anls":
+        return extracted == " ".join(pred.lower().split())
+    return extracted == pred
+
+
+def target_vqa(data: bytes) -> None:
+    x = Input(data)
+    p, a = x.field(0), x.field(1)
+    for variant in nat.VQA_VARIANTS:
+        e = agree(f"vqa_process_answer {variant}", nat.vqa_process_answer, ref_vqa.process_answer, p, variant)
+        check(type(e) is str, "vqa_process_answer type", e)
+    ok, rule = agree("vqa_relaxed_correctness", nat.vqa_relaxed_correctness, ref_vqa.relaxed_correctness, a, p)
+    check(type(ok) is bool and rule in nat.VQA_RULES, "vqa_relaxed_correctness shape", ok, rule)
+    d = agree("vqa_anls_compute", nat.vqa_anls_compute, ref_vqa.anls_compute, a, p)
+    # Not bounded by 1: the distance is on the lowered text, the length on the uppered one ("İ").
+    check(type(d) is float and d >= 0.0, "vqa_anls_compute sign", d)
+
+    kind, items = nat.vqa_parse_answers(a)
+    check(kind in ("single", "list", "undecided") and (items is not None) == (kind == "list"), "vqa_parse_answers shape", kind, items)
+    if kind != "undecided":
+        t = slow_twin(ref_vqa.parse_answers, a)
+        if t is not None:
+            check(t == ("ok", items if kind == "list" else [a]), "vqa_parse_answers: native != twin", a, kind, items, t)
+
+    # One row over every method: the answers as a list cell (repr reads back as the list).
+    answers = x.fields[1:1 + (x.sel & 7)]
+    variant = x.pick(nat.VQA_VARIANTS, 3)
+    for method in nat.VQA_METHODS:
+        hit, rule, extracted, matched = nat.vqa_score_row(p, answers, method, variant)
+        check(rule in nat.VQA_RULES and type(extracted) is str and type(matched) is int and 0 <= matched <= len(answers),
+              f"vqa_score_row {method} shape", p, answers, rule, extracted, matched)
+        check((rule == "no_answers") == (not answers), f"vqa_score_row {method} no_answers", answers, rule)
+        t = _twin_hit(p, repr(answers), method, variant)
+        if t is None:
+            continue
+        if not answers and method not in ("vqa_score", "accuracy_mean"):
+            check(t[0] == "raise", f"vqa_score_row {method}: the twin scores an empty list", t)
+            continue
+        check(t[0] == "ok" and same(hit, t[1][0]) and _same_pred(extracted, t[1][1], method),
+              f"vqa_score_row {method}/{variant}: native != twin", p, answers, (hit, rule, extracted, matched), t)
+
+    values = _floats(data) if x.flag(0) else [nat.vqa_anls_compute(u, v) for u in x.fields[:6] for v in x.fields[:6]]
+    agree("np_mean (vqa)", nat.np_mean, ref_vqa.np_mean, values)
+
+    # The column driver: decided rows equal the row twin; undecided rows null in every column.
+    rows = _rows(x, 2, 6)
+    preds = [clean(r[0]) for r in rows]
+    cells = [clean(r[1]) if r[1] is None or not x.flag(1) else repr([clean(r[1]), clean(r[0])]) for r in rows]
+    method = x.pick(nat.VQA_METHODS, 5)
+    out = nat.vqa_score_arrow(pa.array(preds, pa.large_string()), pa.array(cells, pa.string()), method, variant)
+    got = {name: pa.array(col).to_pylist() for name, col in out.items()}
+    check(set(got) == {"hit", "rule", "extracted", "matched"}, "vqa_score_arrow columns", sorted(got))
+    for name, values in got.items():
+        check(len(values) == len(rows), f"vqa_score_arrow {name} length", len(values), len(rows))
+    for i, (pv, av) in enumerate(zip(preds, cells)):
+        hit, code, extracted, matched = (got[k][i] for k in ("hit", "rule", "extracted", "matched"))
+        if code is None:
+            check(hit is None and extracted is None and matched is None, "vqa_score_arrow undecided row", i, hit, extracted, matched)
+            check(nat.vqa_parse_answers("nan" if av is None else av)[0] == "undecided", "vqa_score_arrow null row", av)
+            continue
+        check(0 <= code < len(nat.VQA_RULES), "vqa_score_arrow rule code", code)
+        if nat.VQA_RULES[code] == "no_answers":
+            continue
+        t = _twin_hit("nan" if pv is None else pv, "nan" if av is None else av, method, variant)
+        if t is not None:
+            check(t[0] == "ok" and same(hit, t[1][0]) and _same_pred(extracted, t[1][1], method),
+                  f"vqa_score_arrow {method}/{variant}: native != twin", pv, av, (hit, nat.VQA_RULES[code], extracted, matched), t)
+
+
+# ---------------------------------------------------------------------------------------
+# OCRBench hit rule and COCO caption metrics (BLEU, ROUGE-L, CIDEr)
+# ---------------------------------------------------------------------------------------
+
+
+def target_caption(data: bytes) -> None:
+    x = Input(data)
+    rows = _rows(x, 3, 4)
+    preds = [clean(r[0]) for r in rows]
+    # One or two references per row (never null: a null reference is an error, tested below).
+    refs = [[clean(v) or "" for v in r[1:1 + 1 + (x.flags >> (i % 8) & 1)]] for i, r in enumerate(rows)]
+    flat = pa.array([v for rr in refs for v in rr], pa.string())
+    counts = pa.array([len(rr) for rr in refs], pa.int64())
+    plain = ["nan" if v is None else v for v in preds]
+
+    hme = [(x.sel >> (i % 8)) & 1 for i in range(len(rows))]
+    hits = pa.array(nat.ocrbench_arrow(pa.array(preds, pa.large_string()), flat, counts, pa.array(hme, pa.int64()))).to_pylist()
+    check(len(hits) == len(rows), "ocrbench_arrow length", len(hits), len(rows))
+    for pv, rr, h, j in zip(plain, refs, hme, hits):
+        want = ref_ocr.ocrbench_hit(pv, rr, ref_ocr.HME if h else "Doc-oriented VQA")
+        check(j == (-1 if want is None else want), "ocrbench_arrow: native != twin", pv, rr, h, j, want)
+
+    out = nat.caption_arrow(pa.array(preds, pa.string()), flat, counts)
+    bleu = slow_twin(ref_cap.bleu, plain, refs)
+    if bleu is not None:
+        rows_got = [list(b) for b in zip(*(pa.array(out[f"bleu_{k}"]).to_pylist() for k in range(1, 5)))]
+        check(bleu[0] == "ok" and same(out["bleu"], bleu[1][0]) and same(rows_got, bleu[1][1]),
+              "caption bleu: native != twin", plain, refs, out["bleu"], rows_got, bleu)
+    rouge = slow_twin(ref_cap.rouge_l, plain, refs)
+    if rouge is not None:
+        got = pa.array(out["rouge_l_rows"]).to_pylist()
+        check(rouge[0] == "ok" and same(out["rouge_l"], rouge[1][0]) and same(got, rouge[1][1]),
+              "caption rouge_l: native != twin", plain, refs, out["rouge_l"], got, rouge)
+    cider = slow_twin(ref_cap.cider, plain, refs)
+    if cider is not None:
+        got = pa.array(out["cider_rows"]).to_pylist()
+        if cider[0] == "raise":  # no reference word at all: upstream's max() of nothing
+            check(out["cider"] is None, "caption cider: the twin raises, native scores", plain, refs, out["cider"], cider)
+        else:
+            check(same(out["cider"], cider[1][0]) and same(got, cider[1][1]), "caption cider: native != twin",
+                  plain, refs, out["cider"], got, cider)
+    for name in ("rouge_l_rows", "cider_rows", "bleu_1", "bleu_4"):
+        check(len(pa.array(out[name])) == len(rows), f"caption_arrow {name} length")
+
+    values = _floats(data) if x.flag(5) else pa.array(out["bleu_1"]).to_pylist()
+    agree("np_mean", nat.np_mean, ref_cap.np_mean, values)
+
+    # Rows without a reference and counts that do not add up are clear errors.
+    if x.flag(6):
+        bad = pa.array([len(rr) for rr in refs[:-1]] + [0], pa.int64())
+        check(outcome(nat.caption_arrow, pa.array(preds, pa.string()), flat, bad) == ("raise", "ValueError"),
+              "caption_arrow accepts bad counts", [len(rr) for rr in refs])
+        check(outcome(nat.ocrbench_arrow, pa.array(preds, pa.string()), flat, bad, pa.array(hme, pa.int64()))[0] == "raise",
+              "ocrbench_arrow accepts counts that do not add up", [len(rr) for rr in refs])
+
+
 TARGETS: dict[str, Callable[[bytes], None]] = {
     "gaia": target_gaia,
     "text": target_text,
@@ -574,4 +751,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "physics": target_physics,
     "omni3d": target_omni3d,
     "olympiad": target_olympiad,
+    "yorn": target_yorn,
+    "vqa": target_vqa,
+    "caption": target_caption,
 }
