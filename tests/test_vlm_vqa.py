@@ -13,6 +13,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from _vlm_cli import grade_one_file
 from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -402,14 +403,8 @@ def test_cli_tree_reports_equal(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("dataset", list(DATASETS))
 def test_cli_one_file_auto(dataset, tmp_path, monkeypatch):
-    src = tmp_path / "vila_8b"
-    src.mkdir()
-    shutil.copy(TREE / f"vila_8b_{dataset}.xlsx", src)
-    monkeypatch.chdir(tmp_path)
-    r = CliRunner().invoke(main, ["grade", str(src / f"vila_8b_{dataset}.xlsx"), "--benchmark", "auto", "--out", "rows.csv"], catch_exceptions=False)
-    assert r.exit_code == 0, r.output
+    rows = grade_one_file(TREE / f"vila_8b_{dataset}.xlsx", tmp_path, monkeypatch)
     _assert_report_equal(_acc_csv(tmp_path / f"vila_8b_{dataset}_acc.csv"), _acc_csv(TREE / f"vila_8b_{dataset}_acc.csv"))
-    rows = pl.read_csv(tmp_path / "rows.csv", infer_schema_length=0)
     assert {"prediction", "extracted", "rule", "score", "matched", "status", "reason"} <= set(rows.columns)
     assert rows.height == read_result_table(TREE / f"vila_8b_{dataset}.xlsx").height
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from _vlm_cli import grade_one_file
 from click.testing import CliRunner
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -119,15 +120,9 @@ def test_twin_ratings_equal_the_archive():
 
 @pytest.mark.parametrize("dataset", list(DATASETS))
 def test_cli_one_file_writes_vlmevalkit_score_csv(dataset, tmp_path, monkeypatch):
-    src = tmp_path / "vila_8b"
-    src.mkdir()
-    shutil.copy(TREE / f"vila_8b_{dataset}.xlsx", src)
-    monkeypatch.chdir(tmp_path)
-    r = CliRunner().invoke(main, ["grade", str(src / f"vila_8b_{dataset}.xlsx"), "--benchmark", "auto", "--out", "rows.csv"], catch_exceptions=False)
-    assert r.exit_code == 0, r.output
+    rows = grade_one_file(TREE / f"vila_8b_{dataset}.xlsx", tmp_path, monkeypatch)
     report = tmp_path / f"vila_8b_{dataset}_score.csv"
     _assert_report_equal(_score_csv(report), _score_csv(TREE / f"vila_8b_{dataset}_score.csv"))
-    rows = pl.read_csv(tmp_path / "rows.csv", infer_schema_length=0)
     assert {"prediction", "extracted", "rule", "score", "status", "reason"} <= set(rows.columns)
 
 
