@@ -12,7 +12,7 @@ from typing import Any
 
 import polars as pl
 
-__all__ = ["parse_literals"]
+__all__ = ["flatten", "parse_literals"]
 
 
 def parse_literals(cells: pl.Series) -> list[tuple[Any, str | None]]:
@@ -33,3 +33,11 @@ def parse_literals(cells: pl.Series) -> list[tuple[Any, str | None]]:
             parsed[cell] = hit
         out.append(hit)
     return out
+
+
+def flatten(lists: list[list[str]]) -> tuple[pl.Series, pl.Series]:
+    """A column of lists as the natives take it: every item in one String column, and each
+    row's item count."""
+    flat = pl.Series("items", [x for row in lists for x in row], pl.String)
+    counts = pl.Series("counts", [len(row) for row in lists], pl.Int64)
+    return flat, counts

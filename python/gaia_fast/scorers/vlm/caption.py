@@ -26,7 +26,7 @@ import polars as pl
 
 from gaia_fast import _native
 from gaia_fast.scorers.vlm import GradeResult, as_frame
-from gaia_fast.scorers.vlm._literal import parse_literals
+from gaia_fast.scorers.vlm._literal import flatten, parse_literals
 
 __all__ = ["REPORT_COLUMNS", "VARIANTS", "caption_scores", "grade"]
 
@@ -50,8 +50,7 @@ def _references(value: Any) -> str | None:
 def caption_scores(predictions: list[str], references: list[list[str]]) -> dict[str, Any]:
     """The ``_score.json`` dict for these rows (each needs at least one reference);
     ``CIDEr`` is None where the reference raises (no reference has a word)."""
-    counts = pl.Series([len(r) for r in references], dtype=pl.Int64)
-    flat = pl.Series([x for r in references for x in r], dtype=pl.String)
+    flat, counts = flatten(references)
     out = _native.caption_arrow(pl.Series(predictions, dtype=pl.String), flat, counts)
     return _report_values(out)
 
@@ -93,8 +92,8 @@ def grade(frame: Any, *, variant: str | None = None, seed: int = 0, judge: Any =
         why.append(err)
         refs.append(value if err is None else [])
     good = pl.Series([w is None for w in why], dtype=pl.Boolean)
-    counts = pl.Series([len(r) for r in refs], dtype=pl.Int64).filter(good)
-    flat = pl.Series([x for r in refs for x in r], dtype=pl.String)
+    flat, counts = flatten(refs)
+    counts = counts.filter(good)
     out = _native.caption_arrow(pred.filter(good), flat, counts)
     values = _report_values(out)
 

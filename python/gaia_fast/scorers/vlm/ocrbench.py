@@ -25,7 +25,7 @@ import polars as pl
 
 from gaia_fast import _native
 from gaia_fast.scorers.vlm import GradeResult, as_frame
-from gaia_fast.scorers.vlm._literal import parse_literals
+from gaia_fast.scorers.vlm._literal import flatten, parse_literals
 
 __all__ = ["CATEGORIES", "HME", "REPORT_COLUMNS", "VARIANTS", "grade", "ocrbench_hit"]
 
@@ -69,8 +69,7 @@ def _check_variant(variant: str | None) -> str:
 
 
 def _first_hits(predictions: pl.Series, answers: list[list[str]], hme: pl.Series) -> pl.Series:
-    flat = pl.Series("answers", [a for row in answers for a in row], pl.String)
-    counts = pl.Series("counts", [len(row) for row in answers], pl.Int64)
+    flat, counts = flatten(answers)
     return pl.Series("hit", _native.ocrbench_arrow(predictions, flat, counts, hme.cast(pl.Int64)))
 
 
