@@ -4,7 +4,8 @@
 # vectors, CLI, the wheel in a fresh venv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python -m pip install --quiet 'maturin>=1.9,<2'
+# wheel: a fresh venv's setuptools (65) cannot build the sdist-only test dependencies (rouge-score) without it.
+python -m pip install --quiet 'maturin>=1.9,<2' wheel
 python -m pip install --quiet --no-build-isolation -e '.[test]'
 # The release wheel (manylinux2014, abi3) and the sdist, built into a wheel too; tests/test_wheel.py installs the wheel
 # into a fresh venv without a Rust toolchain.
