@@ -4,6 +4,7 @@
 pub mod batch;
 pub mod caption;
 pub mod choice;
+pub mod csvline;
 pub mod extract;
 pub mod fasthash;
 pub mod gaia;

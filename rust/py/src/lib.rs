@@ -7,6 +7,7 @@
 mod arrow_io;
 mod caption;
 mod choice;
+mod csvline;
 mod extract;
 mod olympiad;
 mod omni3d;
@@ -251,6 +252,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<wtf8::SurrogateWindow>()?;
     caption::register(m)?;
     choice::register(m)?;
+    csvline::register(m)?;
     extract::register(m)?;
     olympiad::register(m)?;
     omni3d::register(m)?;
