@@ -250,6 +250,8 @@ fn lines_in<C: StrColumn + ?Sized>(columns: &[&C], limit: usize) -> Result<Lines
         }
     }
     if !buf.is_empty() {
+        // Give back what the guess reserved beyond the text (in place: no copy).
+        buf.shrink_to_fit();
         buffers.push(buf);
     }
     Ok(Lines { buffers, views })
