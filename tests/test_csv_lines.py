@@ -164,3 +164,20 @@ def test_comparison_lines_stream(tmp_path):
 
 def test_comparison_columns_are_the_header():
     assert ",".join(COMPARISON_COLUMNS) == oracle(list(COMPARISON_COLUMNS))
+
+
+def test_text_buffers_are_reused_only_once_released():
+    # The binding keeps released text buffers for later calls: a column still alive must
+    # keep its text, and a reused buffer must not show its old text.
+    rows = [[f"row-{i}-" + "x" * (i % 50), None if i % 7 == 0 else 'a,"b"' * (i % 3), str(i)] for i in range(5000)]
+    want = [oracle(r) for r in rows]
+    cols = [pl.Series([r[j] for r in rows], dtype=pl.String) for j in range(3)]
+    alive = [pl.Series(_native.csv_lines_arrow(cols)) for _ in range(12)]
+    for _ in range(3):
+        for k in range(0, 12, 2):
+            alive[k] = None  # released: its buffer may go to the next call
+        short = [pl.Series(["s"] * 10), pl.Series([None] * 10, dtype=pl.String)]
+        assert pl.Series(_native.csv_lines_arrow(short)).to_list() == ["s,"] * 10
+        for k in range(0, 12, 2):
+            alive[k] = pl.Series(_native.csv_lines_arrow(cols))
+        assert all(s.to_list() == want for s in alive)

@@ -174,10 +174,16 @@ fn view(buffer: &[u8], start: usize, index: usize) -> u128 {
 /// The CSV line of every row of the columns (which must have the same length), field `k`
 /// of a row read from `columns[k]`.
 pub fn lines<C: StrColumn + ?Sized>(columns: &[&C]) -> Result<Lines, TooLong> {
-    lines_in(columns, u32::MAX as usize)
+    lines_with(columns, &mut Vec::with_capacity)
 }
 
-fn lines_in<C: StrColumn + ?Sized>(columns: &[&C], limit: usize) -> Result<Lines, TooLong> {
+/// [`lines`], taking each text buffer from `buffer(capacity)` (e.g. a pool of buffers
+/// whose pages are already mapped; any capacity will do, the buffer grows as needed).
+pub fn lines_with<C: StrColumn + ?Sized>(columns: &[&C], buffer: &mut dyn FnMut(usize) -> Vec<u8>) -> Result<Lines, TooLong> {
+    lines_in(columns, u32::MAX as usize, buffer)
+}
+
+fn lines_in<C: StrColumn + ?Sized>(columns: &[&C], limit: usize, buffer: &mut dyn FnMut(usize) -> Vec<u8>) -> Result<Lines, TooLong> {
     let n = columns.first().map_or(0, |c| c.len());
     debug_assert!(columns.iter().all(|c| c.len() == n));
     let mut cursors: Vec<_> = columns.iter().map(|c| c.cursor()).collect();
@@ -202,7 +208,8 @@ fn lines_in<C: StrColumn + ?Sized>(columns: &[&C], limit: usize) -> Result<Lines
         if buf.capacity() == 0 {
             // A generous guess from this row saves most regrowth (pages reserved but never
             // written cost nothing; capped, as a long row need not be typical).
-            buf.reserve((plain_len + 8).saturating_mul(3).saturating_mul(n - i).min(1 << 27).min(limit) / 2);
+            buf = buffer((plain_len + 8).saturating_mul(3).saturating_mul(n - i).min(1 << 27).min(limit) / 2);
+            buf.clear();
         }
         buf.reserve(plain_len);
         let mut pos = start;
@@ -250,8 +257,6 @@ fn lines_in<C: StrColumn + ?Sized>(columns: &[&C], limit: usize) -> Result<Lines
         }
     }
     if !buf.is_empty() {
-        // Give back what the guess reserved beyond the text (in place: no copy).
-        buf.shrink_to_fit();
         buffers.push(buf);
     }
     Ok(Lines { buffers, views })
@@ -335,7 +340,8 @@ mod tests {
     fn check_columns(columns: &[Vec<Option<String>>], limit: usize) -> Result<(), TestCaseError> {
         let views: Vec<Vec<Option<&str>>> = columns.iter().map(|c| c.iter().map(|f| f.as_deref()).collect()).collect();
         let refs: Vec<&[Option<&str>]> = views.iter().map(|c| &c[..]).collect();
-        let got = lines_in(&refs, limit).unwrap();
+        // Buffers handed in dirty and too small must not matter.
+        let got = lines_in(&refs, limit, &mut |_| b"stale".to_vec()).unwrap();
         let n = columns.first().map_or(0, |c| c.len());
         prop_assert_eq!(got.len(), n);
         for i in 0..n {
@@ -349,11 +355,11 @@ mod tests {
     #[test]
     fn rows_past_the_limit() {
         let a: Vec<Option<&str>> = vec![Some("0123456789abcdef"), Some("x,\"yz\"0123456789"), Some("0123456789abcdef")];
-        let got = lines_in(&[&a[..]], 24).unwrap();
+        let got = lines_in(&[&a[..]], 24, &mut Vec::with_capacity).unwrap();
         assert_eq!(got.buffers.len(), 3);
         assert_eq!(got.get(1), b"\"x,\"\"yz\"\"0123456789\"");
-        assert_eq!(lines_in(&[&a[..]], 19), Err(TooLong { row: 1 })); // 20 bytes once quoted
-        assert_eq!(lines_in(&[&a[..]], 15), Err(TooLong { row: 0 }));
+        assert_eq!(lines_in(&[&a[..]], 19, &mut Vec::with_capacity), Err(TooLong { row: 1 })); // 20 bytes once quoted
+        assert_eq!(lines_in(&[&a[..]], 15, &mut Vec::with_capacity), Err(TooLong { row: 0 }));
     }
 
     proptest! {

@@ -4,7 +4,9 @@
 //! Arrow strings are UTF-8 (Polars and pyarrow guarantee it), so no lone surrogate can
 //! reach here and no WTF-8 carrying is needed.
 
-use std::sync::Arc;
+use std::ptr::NonNull;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use arrow_array::StringViewArray;
 use arrow_buffer::{Buffer, ScalarBuffer};
@@ -14,6 +16,56 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::arrow_io::{column, ArrowColumn, StrChunks};
+
+/// Text buffers of earlier calls, back once their column was dropped. The streaming pass
+/// calls once per batch of ~100k rows; a fresh buffer would cost a page fault per 4 KiB
+/// written, about as much as building the lines. Few, recently used ones are kept.
+static POOL: Mutex<Vec<(Instant, Vec<u8>)>> = Mutex::new(Vec::new());
+const POOL_BUFFERS: usize = 8;
+const POOL_LARGEST: usize = 1 << 27;
+/// A buffer not asked for this long goes back to the allocator (at the next call).
+const POOL_IDLE: Duration = Duration::from_secs(2);
+
+fn pool() -> std::sync::MutexGuard<'static, Vec<(Instant, Vec<u8>)>> {
+    POOL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn take(capacity: usize) -> Vec<u8> {
+    let now = Instant::now();
+    let mut pool = pool();
+    pool.retain(|(t, _)| now.duration_since(*t) < POOL_IDLE);
+    let best = pool.iter().enumerate().filter(|(_, (_, b))| b.capacity() >= capacity).min_by_key(|(_, (_, b))| b.capacity());
+    if let Some(k) = best.map(|(k, _)| k) {
+        return pool.swap_remove(k).1;
+    }
+    drop(pool);
+    // Rounded up, so the next batches' guesses (which vary a little) fit this buffer.
+    Vec::with_capacity(capacity.checked_next_power_of_two().unwrap_or(capacity))
+}
+
+/// Owns a text buffer shared with Arrow; puts it back in the pool when Arrow drops it.
+struct Pooled(Vec<u8>);
+
+impl Drop for Pooled {
+    fn drop(&mut self) {
+        let buf = std::mem::take(&mut self.0);
+        if buf.capacity() > POOL_LARGEST {
+            return;
+        }
+        let mut pool = pool();
+        if pool.len() < POOL_BUFFERS {
+            pool.push((Instant::now(), buf));
+        }
+    }
+}
+
+fn shared(buf: Vec<u8>) -> Buffer {
+    let Some(ptr) = NonNull::new(buf.as_ptr() as *mut u8) else { return Buffer::from_vec(buf) };
+    let len = buf.len();
+    // SAFETY: `ptr` points at `len` initialised bytes owned by the Vec, which `Pooled`
+    // keeps (moving a Vec does not move its heap data) until Arrow drops the buffer.
+    unsafe { Buffer::from_custom_allocation(ptr, len, Arc::new(Pooled(buf))) }
+}
 
 /// The CSV line (Python `csv.writer` dialect, no line end) of every row of `columns`, a
 /// list of Arrow string columns of one length (a null field is written as nothing), as
@@ -31,8 +83,8 @@ fn csv_lines_arrow(py: Python<'_>, columns: Vec<Bound<'_, PyAny>>) -> PyResult<P
         }
     }
     let refs: Vec<&StrChunks> = cols.iter().collect();
-    let lines = py.detach(|| csvline::lines(&refs)).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let buffers: Vec<Buffer> = lines.buffers.into_iter().map(Buffer::from_vec).collect();
+    let lines = py.detach(|| csvline::lines_with(&refs, &mut take)).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let buffers: Vec<Buffer> = lines.buffers.into_iter().map(shared).collect();
     // SAFETY: the core builds well-formed views (inline up to 12 bytes, else prefix,
     // buffer index and in-bounds offset) over UTF-8 text: the fields are UTF-8 and only
     // ASCII bytes are put between them.
