@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+import time
 
 import polars as pl
 import pyarrow as pa
@@ -181,3 +183,26 @@ def test_text_buffers_are_reused_only_once_released():
         for k in range(0, 12, 2):
             alive[k] = pl.Series(_native.csv_lines_arrow(cols))
         assert all(s.to_list() == want for s in alive)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="thread names read from /proc")
+def test_released_text_buffers_are_freed_when_idle():
+    # Kept buffers are freed by a reaper thread soon after the last call, so they do not
+    # add to the memory of what follows the streaming pass.
+    def reapers():
+        names = []
+        for t in os.listdir("/proc/self/task"):
+            try:
+                with open(f"/proc/self/task/{t}/comm") as f:
+                    names.append(f.read().strip())
+            except OSError:
+                pass
+        return names.count("gaia-fast-csvli")
+
+    lines = pl.Series(_native.csv_lines_arrow([pl.Series(["x" * 40] * 1000)]))
+    del lines
+    assert reapers() <= 1  # one reaper at most (it may already be done on a slow machine)
+    deadline = time.monotonic() + 10
+    while reapers() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert reapers() == 0

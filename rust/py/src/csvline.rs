@@ -19,28 +19,46 @@ use crate::arrow_io::{column, ArrowColumn, StrChunks};
 
 /// Text buffers of earlier calls, back once their column was dropped. The streaming pass
 /// calls once per batch of ~100k rows; a fresh buffer would cost a page fault per 4 KiB
-/// written, about as much as building the lines. Few, recently used ones are kept.
-static POOL: Mutex<Vec<(Instant, Vec<u8>)>> = Mutex::new(Vec::new());
+/// written, about as much as building the lines. A few are kept, and only briefly: a
+/// reaper thread frees them once idle, so they do not add to the memory of what
+/// follows the pass.
+struct Pool {
+    buffers: Vec<(Instant, Vec<u8>)>,
+    reaper: bool,
+}
+
+static POOL: Mutex<Pool> = Mutex::new(Pool { buffers: Vec::new(), reaper: false });
 const POOL_BUFFERS: usize = 8;
 const POOL_LARGEST: usize = 1 << 27;
-/// A buffer not asked for this long goes back to the allocator (at the next call).
-const POOL_IDLE: Duration = Duration::from_secs(2);
+const POOL_IDLE: Duration = Duration::from_millis(500);
 
-fn pool() -> std::sync::MutexGuard<'static, Vec<(Instant, Vec<u8>)>> {
+fn pool() -> std::sync::MutexGuard<'static, Pool> {
     POOL.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn take(capacity: usize) -> Vec<u8> {
-    let now = Instant::now();
     let mut pool = pool();
-    pool.retain(|(t, _)| now.duration_since(*t) < POOL_IDLE);
-    let best = pool.iter().enumerate().filter(|(_, (_, b))| b.capacity() >= capacity).min_by_key(|(_, (_, b))| b.capacity());
+    let best = pool.buffers.iter().enumerate().filter(|(_, (_, b))| b.capacity() >= capacity).min_by_key(|(_, (_, b))| b.capacity());
     if let Some(k) = best.map(|(k, _)| k) {
-        return pool.swap_remove(k).1;
+        return pool.buffers.swap_remove(k).1;
     }
     drop(pool);
     // Rounded up, so the next batches' guesses (which vary a little) fit this buffer.
     Vec::with_capacity(capacity.checked_next_power_of_two().unwrap_or(capacity))
+}
+
+fn reap() {
+    loop {
+        std::thread::sleep(POOL_IDLE / 2);
+        let mut pool = pool();
+        let now = Instant::now();
+        // Freed under the lock: cheap (unmapping), and nobody waits on it for long.
+        pool.buffers.retain(|(t, _)| now.duration_since(*t) < POOL_IDLE);
+        if pool.buffers.is_empty() {
+            pool.reaper = false;
+            return;
+        }
+    }
 }
 
 /// Owns a text buffer shared with Arrow; puts it back in the pool when Arrow drops it.
@@ -53,9 +71,16 @@ impl Drop for Pooled {
             return;
         }
         let mut pool = pool();
-        if pool.len() < POOL_BUFFERS {
-            pool.push((Instant::now(), buf));
+        if pool.buffers.len() >= POOL_BUFFERS {
+            return;
         }
+        if !pool.reaper {
+            if std::thread::Builder::new().name("gaia-fast-csvline-reaper".into()).spawn(reap).is_err() {
+                return; // no thread, no pool: the buffer is freed now
+            }
+            pool.reaper = true;
+        }
+        pool.buffers.push((Instant::now(), buf));
     }
 }
 
