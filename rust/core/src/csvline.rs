@@ -131,17 +131,16 @@ impl Lines {
         self.views.is_empty()
     }
 
-    pub fn get(&self, i: usize) -> &[u8] {
+    /// Row `i`'s text (copied out of its view when held there).
+    pub fn get(&self, i: usize) -> std::borrow::Cow<'_, [u8]> {
         let v = self.views[i].to_le_bytes();
         let len = u32::from_le_bytes([v[0], v[1], v[2], v[3]]) as usize;
         if len <= 12 {
-            // SAFETY: the stored view is 16 bytes, little-endian (the view layout is only
-            // built on little-endian targets, like Arrow's); bytes 4..4+len are the row.
-            return unsafe { std::slice::from_raw_parts((&self.views[i] as *const u128 as *const u8).add(4), len) };
+            return v[4..4 + len].to_vec().into();
         }
         let buffer = u32::from_le_bytes([v[8], v[9], v[10], v[11]]) as usize;
         let offset = u32::from_le_bytes([v[12], v[13], v[14], v[15]]) as usize;
-        &self.buffers[buffer][offset..offset + len]
+        self.buffers[buffer][offset..offset + len].into()
     }
 }
 
@@ -327,14 +326,14 @@ mod tests {
         let b: Vec<Option<&str>> = vec![Some("1"), Some("2"), None];
         let got = lines(&[&a[..], &b[..]]).unwrap();
         assert_eq!(got.len(), 3);
-        assert_eq!(got.get(0), b"t1,1");
-        assert_eq!(got.get(1), b",2");
-        assert_eq!(got.get(2), b"\"x,y\",");
+        assert_eq!(&*got.get(0), b"t1,1");
+        assert_eq!(&*got.get(1), b",2");
+        assert_eq!(&*got.get(2), b"\"x,y\",");
         assert_eq!(got.buffers, Vec::<Vec<u8>>::new()); // all short: held in the views
         assert_eq!(lines::<[Option<&str>]>(&[]).unwrap(), Lines::default());
         let one: Vec<Option<&str>> = vec![None, Some(""), Some("x")];
         let got = lines(&[&one[..]]).unwrap();
-        assert_eq!((got.get(0), got.get(1), got.get(2)), (&b"\"\""[..], &b"\"\""[..], &b"x"[..]));
+        assert_eq!((&*got.get(0), &*got.get(1), &*got.get(2)), (&b"\"\""[..], &b"\"\""[..], &b"x"[..]));
     }
 
     fn check_columns(columns: &[Vec<Option<String>>], limit: usize) -> Result<(), TestCaseError> {
@@ -346,7 +345,8 @@ mod tests {
         prop_assert_eq!(got.len(), n);
         for i in 0..n {
             let fields: Vec<Option<String>> = columns.iter().map(|c| c[i].clone()).collect();
-            prop_assert_eq!(std::str::from_utf8(got.get(i)).unwrap(), slow(&fields));
+            let line = got.get(i);
+            prop_assert_eq!(std::str::from_utf8(&line).unwrap(), slow(&fields));
         }
         prop_assert!(got.buffers.iter().all(|b| b.len() <= limit));
         Ok(())
@@ -357,7 +357,7 @@ mod tests {
         let a: Vec<Option<&str>> = vec![Some("0123456789abcdef"), Some("x,\"yz\"0123456789"), Some("0123456789abcdef")];
         let got = lines_in(&[&a[..]], 24, &mut Vec::with_capacity).unwrap();
         assert_eq!(got.buffers.len(), 3);
-        assert_eq!(got.get(1), b"\"x,\"\"yz\"\"0123456789\"");
+        assert_eq!(&*got.get(1), b"\"x,\"\"yz\"\"0123456789\"");
         assert_eq!(lines_in(&[&a[..]], 19, &mut Vec::with_capacity), Err(TooLong { row: 1 })); // 20 bytes once quoted
         assert_eq!(lines_in(&[&a[..]], 15, &mut Vec::with_capacity), Err(TooLong { row: 0 }));
     }
