@@ -603,13 +603,13 @@ pub fn gaia_norm_append(s: &str, rule: NormRule, out: &mut String) {
 }
 
 #[inline]
-fn skip_ascii(b: u8, rule: NormRule) -> bool {
+pub(crate) fn skip_ascii(b: u8, rule: NormRule) -> bool {
     let class = ASCII[b as usize];
     class & PY_WS != 0 || (rule.drop_punct && class & PUNCT != 0)
 }
 
 #[inline]
-fn fold_ascii(b: u8, rule: NormRule) -> u8 {
+pub(crate) fn fold_ascii(b: u8, rule: NormRule) -> u8 {
     if rule.lower {
         b.to_ascii_lowercase()
     } else {
@@ -619,7 +619,7 @@ fn fold_ascii(b: u8, rule: NormRule) -> u8 {
 
 /// Per-byte action of the ASCII GAIA normalisation, one table per [`NormRule`]: the
 /// kept (folded) byte, `SKIP`, or `NON_ASCII`.
-const SKIP: u8 = 0x80;
+pub(crate) const SKIP: u8 = 0x80;
 const NON_ASCII: u8 = 0xFF;
 
 const fn norm_table(drop_punct: bool, lower: bool) -> [u8; 256] {
@@ -641,7 +641,7 @@ const fn norm_table(drop_punct: bool, lower: bool) -> [u8; 256] {
     t
 }
 
-static NORM_TABLES: [[u8; 256]; 4] =
+pub(crate) static NORM_TABLES: [[u8; 256]; 4] =
     [norm_table(false, false), norm_table(false, true), norm_table(true, false), norm_table(true, true)];
 
 /// `gaia_norm(a) == gaia_norm(b)`, without allocating for ASCII text.
@@ -699,20 +699,20 @@ fn ascii_norm_eq(a: &[u8], b: &[u8], table: &[u8; 256]) -> Option<bool> {
     }
 }
 
+/// Compared lazily: the first differing character (or one side running out) decides, so
+/// a long answer costs what its common prefix with the other text costs.
 fn unicode_norm_eq(a: &str, b: &str, rule: NormRule) -> bool {
-    // Only U+03A3 lowers differently by context; without it, compare lazily.
-    if !a.contains('\u{3A3}') && !b.contains('\u{3A3}') {
-        return norm_chars(a, rule).eq(norm_chars(b, rule));
-    }
-    gaia_norm(a, rule) == gaia_norm(b, rule)
+    norm_chars(a, rule).eq(norm_chars(b, rule))
 }
 
-/// [`gaia_norm`] as a lazy char sequence, for text without U+03A3.
-fn norm_chars(s: &str, rule: NormRule) -> impl Iterator<Item = char> + '_ {
-    s.chars()
-        .filter(|&c| !is_py_space(c))
-        .flat_map(move |c| {
+/// [`gaia_norm`] as a lazy char sequence. A U+03A3 looks at its neighbours in `s` itself
+/// (see [`final_sigma_at`]), so no character is produced ahead of need.
+pub(crate) fn norm_chars(s: &str, rule: NormRule) -> impl Iterator<Item = char> + '_ {
+    s.char_indices()
+        .filter(|&(_, c)| !is_py_space(c))
+        .flat_map(move |(i, c)| {
             let (first, second) = match c {
+                '\u{3A3}' if rule.lower => (if final_sigma_at(s, i) { '\u{3C2}' } else { '\u{3C3}' }, None),
                 '\u{130}' if rule.lower => ('i', Some('\u{307}')),
                 _ if rule.lower => (lower_simple(c), None),
                 _ => (c, None),
@@ -720,6 +720,19 @@ fn norm_chars(s: &str, rule: NormRule) -> impl Iterator<Item = char> + '_ {
             std::iter::once(first).chain(second)
         })
         .filter(move |&c| !(rule.drop_punct && is_ascii_punct(c)))
+}
+
+/// [`final_sigma`] for the U+03A3 at byte `i` of `s`, judged on `s` without its Python
+/// whitespace (the GAIA normalisation deletes it before lowering; punctuation is deleted
+/// after, so it stays in the context). Each scan stops at the first character that is
+/// neither whitespace nor case-ignorable, and U+03A3 is such a character, so the scans of
+/// all the sigmas of a text together pass each character at most twice.
+fn final_sigma_at(s: &str, i: usize) -> bool {
+    let context = |c: &char| !is_py_space(*c) && !is_case_ignorable(*c);
+    if !s[..i].chars().rev().find(context).is_some_and(is_cased) {
+        return false;
+    }
+    !s[i + '\u{3A3}'.len_utf8()..].chars().find(context).is_some_and(is_cased)
 }
 
 /// Quote `s` for an explanation: double quotes; `\\`, `\"`, `\n`, `\r`, `\t` escaped;
@@ -1666,6 +1679,85 @@ mod tests {
         assert_eq!(gaia_norm("THE\u{85}CASTLE", rule), "thecastle");
         assert_eq!(gaia_norm("“Right”", rule), "“right”");
         assert!(gaia_norm_eq("Hello, World!", "helloworld", rule));
+    }
+
+    /// The lazy normal form (each U+03A3 judged by scanning its neighbours in the text)
+    /// against the full rule (whitespace deleted, then the whole text lowered): Greek with
+    /// sigmas at word ends, before and after case-ignorable characters (some also cased,
+    /// like U+0345), whitespace and punctuation, mixed with other scripts; then the
+    /// comparison that stops at the first difference, on pairs that differ by what the
+    /// rules ignore or by one character, short and past 64 bytes.
+    #[test]
+    fn lazy_norm_agrees_with_the_full_rule() {
+        let alphabet = [
+            "\u{3A3}", "\u{3A3}", "\u{3A3}", "σ", "ς", "Α", "α", "\u{1F48}", "Ύ", "'", ".", ":", "^", "`", "\u{300}", "\u{AD}",
+            "\u{2019}", "\u{345}", "\u{B7}", "\u{200B}", "\u{FEFF}", " ", "\u{85}", "\u{A0}", "\x1c", "\u{3000}", "\t", "\u{2028}",
+            "!", ",", "-", "$", "(", "1", "日", "١", "_", "a", "A", "É", "\u{130}", "\u{212A}", "ß", "\u{1C5}", "ΑΣ", "ΣΑ", " Σ ",
+        ];
+        let rules = [(false, false), (false, true), (true, false), (true, true)].map(|(drop_punct, lower)| NormRule { drop_punct, lower });
+        let mut rng = Rng::new(0x7A3C_91D5_E26B_0F47);
+        let (mut finals, mut medials, mut equal, mut pairs) = (0, 0, 0, 0);
+        for round in 0..20_000 {
+            let len = if round % 4 == 0 { 20 + rng.below(60) } else { rng.below(12) };
+            let a: String = (0..len).map(|_| rng.pick(&alphabet)).collect();
+            for rule in rules {
+                let want = gaia_norm(&a, rule);
+                assert_eq!(norm_chars(&a, rule).collect::<String>(), want, "{a:?} {rule:?}");
+            }
+            let lowered = gaia_norm(&a, rules[3]);
+            finals += usize::from(lowered.contains('ς') && !a.contains('ς'));
+            medials += usize::from(lowered.contains('σ') && !a.contains('σ'));
+            // A second text: the first with ignored changes (case, whitespace, punctuation),
+            // or cut short, or with one character changed.
+            let mut b = String::new();
+            for c in a.chars() {
+                match rng.below(12) {
+                    0 => b.push_str(rng.pick(&[" ", "\u{85}", "\x1c", "!", "."])),
+                    1 => b.extend(c.to_uppercase()),
+                    2 => b.extend(c.to_lowercase()),
+                    3 if rng.below(4) == 0 => continue,
+                    4 if rng.below(4) == 0 => b.push_str(rng.pick(&alphabet)),
+                    _ => {}
+                }
+                b.push(c);
+            }
+            if rng.below(6) == 0 {
+                let cut = b.char_indices().nth(rng.below(b.chars().count() + 1)).map_or(b.len(), |(i, _)| i);
+                b.truncate(cut);
+            }
+            // The same pairs past the 64-byte kernels, with a long common start.
+            let long = "ΑΣ Ὀ\u{300}Σ'Α ".repeat(6);
+            for (x, y) in [(a.clone(), b.clone()), (long.clone() + &a, long.clone() + &b), (a.clone() + &long, b.clone() + &long)] {
+                for rule in rules {
+                    let want = gaia_norm(&x, rule) == gaia_norm(&y, rule);
+                    assert_eq!(gaia_norm_eq(&x, &y, rule), want, "{x:?} vs {y:?} {rule:?}");
+                    assert_eq!(gaia_norm_eq(&y, &x, rule), want, "{y:?} vs {x:?} {rule:?}");
+                    equal += usize::from(want && x != y);
+                    pairs += 1;
+                }
+            }
+        }
+        assert!(finals > 2_000 && medials > 2_000, "{finals} final, {medials} medial sigmas");
+        assert!(equal > pairs / 10 && equal < pairs * 9 / 10, "{equal} of {pairs} equal");
+        // Worked cases: whitespace is gone before lowering, punctuation is not.
+        let rule = NormRule { drop_punct: true, lower: true };
+        for (x, want) in [
+            ("ΑΣ Α", "ασα"),
+            ("Α Σ", "ας"),
+            ("ΑΣ'Α", "ασα"),
+            ("ΑΣ'", "ας"),
+            ("ΑΣ!Α", "αςα"),
+            ("ΑΣ\u{345}Α", "ασ\u{345}α"),
+            ("Α\u{300}Σ \u{85}", "α\u{300}ς"),
+            ("'Σ", "σ"),
+            ("1Σ", "1σ"),
+            ("ΑΣ1", "ας1"),
+            ("ΑΣ日", "ας日"),
+            ("ΑΣ\u{200B}a", "ασ\u{200B}a"),
+        ] {
+            assert_eq!(norm_chars(x, rule).collect::<String>(), want, "{x:?}");
+            assert_eq!(gaia_norm(x, rule), want, "{x:?}");
+        }
     }
 
     #[cfg(target_arch = "x86_64")]
