@@ -224,7 +224,8 @@ def keyed_lists(draw) -> tuple[str, str]:
     truth = draw(st.lists(st.sampled_from(chosen), min_size=1, max_size=30))
     if draw(st.integers(0, 5)) == 0:
         truth[draw(st.integers(0, len(truth) - 1))] = draw(st.sampled_from(LIST_TEXTS if pool[0] in LIST_NUMBERS else LIST_NUMBERS))
-    extra = ["x", "1", "$1", "ΑΣ", "nan", "", "zzz"]
+    # Pieces that extend a truth piece (a form cut at the truth's length must not match).
+    extra = ["x", "1", "$1", "ΑΣ", "nan", "", "zzz", *(t + t[:2] for t in truth[:3])]
     pred = draw(st.lists(st.sampled_from(truth + chosen + extra), min_size=17, max_size=300))
     sep = st.sampled_from([",", ";", ", "])
     return draw(sep).join(pred), draw(sep).join(truth)
@@ -236,6 +237,8 @@ def keyed_lists(draw) -> tuple[str, str]:
 @example((",".join(str(i % 97) for i in range(400)), ",".join(str(i % 97) for i in reversed(range(400)))))
 @example((",".join(["-0"] * 20), "0, 0"))
 @example((",".join(["xx"] * 40), "x, xxx"))
+@example((",".join(["xx"] * 20), "x, y"))
+@example((",".join(["ΑΣΑ"] * 20), "ασ, x"))
 def test_long_lists_graded_native_vs_twin(pair):
     """Graded list credit on long predictions (matched by key when the truth's pieces are
     all numbers or all texts) against the twin's pairwise matching."""
