@@ -210,22 +210,25 @@ def test_long_sigma_texts_native_vs_twin(pair):
 
 
 LIST_NUMBERS = ["1", "01", "1.0", " 1", "-0", "0", "0.0", "nan", "inf", "-inf", "1e0", "1_0", "123456789012345", "1234567890123456", "12345678901234567890123", "١", "１", "2", ".5"]
-LIST_TEXTS = ["x", "X", " x ", "xx", "xxxxxxxxxxxx", "a b", "ab", "", " ", "é", "É", "İ", "i\u0307", "ΑΣ", "ας", "ασ", "Σ", "Α Σ", "ΑΣ'", "ΑΣ\u0345", "$1", "1%", "\u212a", "k"]
+LIST_TEXTS = ["x", "X", " x ", "xx", "xxxxxxxxxxxx", "a b", "ab", "", " ", "é", "É", "İ", "i\u0307", "ΑΣ", "ας", "ασ", "Σ", "Α Σ", "ΑΣ'", "ΑΣ\u0345", "$1", "1%", "\u212a", "k", "\x1c1"]
 
 
 @st.composite
 def keyed_lists(draw) -> tuple[str, str]:
     """A prediction of 17 to 300 pieces against a truth of one kind (all numbers or all
-    texts, few or many distinct pieces), sometimes with one piece of the other kind."""
+    texts, few or many distinct pieces), or with a piece of the other kind."""
     pool = draw(st.sampled_from([LIST_NUMBERS, LIST_TEXTS]))
     if draw(st.booleans()):
         pool = [x for x in pool if x.isascii()]
     chosen = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=20))
     truth = draw(st.lists(st.sampled_from(chosen), min_size=1, max_size=30))
-    if draw(st.integers(0, 5)) == 0:
+    if draw(st.integers(0, 2)) == 0:
         truth[draw(st.integers(0, len(truth) - 1))] = draw(st.sampled_from(LIST_TEXTS if pool[0] in LIST_NUMBERS else LIST_NUMBERS))
+        if draw(st.booleans()):
+            # A text piece and a number piece one prediction piece can both match.
+            truth += [draw(st.sampled_from(["$1", "1%", "\x1c1"])), draw(st.sampled_from(["1", "1.0", "01"]))]
     # Pieces that extend a truth piece (a form cut at the truth's length must not match).
-    extra = ["x", "1", "$1", "ΑΣ", "nan", "", "zzz", *(t + t[:2] for t in truth[:3])]
+    extra = ["x", "1", " 1", "$1", "1%", "ΑΣ", "nan", "", "zzz", *(t + t[:2] for t in truth[:3])]
     pred = draw(st.lists(st.sampled_from(truth + chosen + extra), min_size=17, max_size=300))
     sep = st.sampled_from([",", ";", ", "])
     return draw(sep).join(pred), draw(sep).join(truth)
@@ -239,6 +242,8 @@ def keyed_lists(draw) -> tuple[str, str]:
 @example((",".join(["xx"] * 40), "x, xxx"))
 @example((",".join(["xx"] * 20), "x, y"))
 @example((",".join(["ΑΣΑ"] * 20), "ασ, x"))
+@example((",".join(["$1", "1"] * 10), "1, $1, x"))
+@example((",".join(["1"] * 10 + ["$1"] * 10), "$1, 1, 1"))
 def test_long_lists_graded_native_vs_twin(pair):
     """Graded list credit on long predictions (matched by key when the truth's pieces are
     all numbers or all texts) against the twin's pairwise matching."""

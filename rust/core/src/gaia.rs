@@ -655,15 +655,19 @@ fn list_matches_pairwise(pred: &str, n_pred: usize, truth: &str) -> (usize, usiz
 /// ([`list_matches_keyed`]); shorter ones compare pairs on the stack, which costs less.
 const KEYED_PIECES: usize = 16;
 
-/// [`list_credit`]'s matching when every truth piece is compared the same way (all numbers
-/// or all texts): (matched, truth pieces), or `None` for a truth that mixes the two.
+/// [`list_credit`]'s matching in one pass over the prediction's pieces: (matched, truth
+/// pieces), or `None` when a prediction piece could be taken by a number piece and by a
+/// text piece of the truth (the pairing order then decides).
 ///
-/// Both comparisons are then equality of one key (the number, `-0.0` read as `0.0`, NaN
-/// equal to nothing; or the normal form), so a prediction piece can only be taken by truth
-/// pieces with its own key, and the greedy pairing matches `min(given, wanted)` pieces of
-/// each key, whatever the order. One pass over the prediction's pieces, with no per-piece
-/// allocation; a prediction piece whose normal form outgrows every truth key is left
-/// unread, and the pass stops once every truth piece is taken.
+/// Each comparison is equality of a key (the number, `-0.0` read as `0.0`, NaN equal to
+/// nothing; or the normal form). The greedy pairing gives each truth piece the first
+/// unused prediction piece with its key; while no prediction piece is wanted by both
+/// kinds at once, the pieces each key takes are the first ones with that key, so it
+/// matches `min(given, wanted)` pieces of each key, counted here in prediction order: a
+/// piece goes to the kind whose key still wants it, and a piece both kinds still want
+/// ends the pass with `None`. No per-piece allocation; a prediction piece whose normal
+/// form outgrows every truth key is left unread, and the pass stops once every truth
+/// piece is taken.
 fn list_matches_keyed(pred: &str, truth: &str) -> Option<(usize, usize)> {
     let rule = NormRule { drop_punct: false, lower: true };
     let mut n_truth = 0;
@@ -673,17 +677,36 @@ fn list_matches_keyed(pred: &str, truth: &str) -> Option<(usize, usize)> {
     for t in pieces(truth) {
         n_truth += 1;
         match digits_value(t).or_else(|| py_float(t)) {
-            Some(v) if spans.is_empty() => numbers.push(v),
-            None if numbers.is_empty() => {
+            Some(v) => numbers.push(v),
+            None => {
                 let start = texts.len();
                 crate::text::gaia_norm_append(t, rule, &mut texts);
                 spans.push((start, texts.len()));
             }
-            _ => return None, // both kinds
         }
     }
     let mut matched = 0;
-    if spans.is_empty() {
+    if !spans.is_empty() && !numbers.is_empty() {
+        let longest = spans.iter().map(|&(a, b)| b - a).max().unwrap_or(0);
+        let mut by_number = Bag::new(numbers.iter().filter(|v| !v.is_nan()).map(|&v| number_key(v)), numbers.len());
+        let mut by_text = Bag::new(spans.iter().map(|&(a, b)| &texts.as_bytes()[a..b]), spans.len());
+        let mut form = Vec::with_capacity(longest + 4);
+        for p in pieces(pred) {
+            if by_number.is_empty() && by_text.is_empty() {
+                break;
+            }
+            let key = number_key(piece_number(p));
+            let as_number = by_number.wants(&key);
+            let as_text = norm_within(p, rule, longest, &mut form) && by_text.wants(&form[..]);
+            match (as_number, as_text) {
+                (true, true) => return None,
+                (true, false) => by_number.take(&key),
+                (false, true) => by_text.take(&form[..]),
+                (false, false) => continue,
+            };
+            matched += 1;
+        }
+    } else if spans.is_empty() {
         let mut bag = Bag::new(numbers.iter().filter(|v| !v.is_nan()).map(|&v| number_key(v)), numbers.len());
         for p in pieces(pred) {
             if bag.is_empty() {
@@ -838,6 +861,16 @@ impl<K: BagKey> Bag<K> {
 
     fn is_empty(&self) -> bool {
         self.left == 0
+    }
+
+    /// Is a key equal to `k` left?
+    #[inline]
+    fn wants(&self, k: &K::Probe) -> bool {
+        if self.many.is_empty() {
+            self.few.iter().any(|(x, _)| x.same(k))
+        } else {
+            self.many.get(k).is_some_and(|&n| n > 0)
+        }
     }
 
     /// Takes one key equal to `k` if one is left.
@@ -1395,12 +1428,12 @@ mod tests {
         let texts = [
             "x", "X", " x ", "x\u{85}", "xx", "xxxxxxxxxxxxxxxxxxxxxx", "a b", "ab", "AB", "", " ", "\x1c", "é", "É", "İ", "i\u{307}",
             "ΑΣ", "ας", "ασ", "Σ", "ΣΑ", "Α Σ", "ΑΣ'", "ΑΣ\u{345}", "Α\u{300}Σ", "ΑΣΑ", "\u{212a}", "k", "$1", "1%", "x1", "日本",
-            "-", "!!", "a_b",
+            "-", "!!", "a_b", "\x1c1",
         ];
         // Prediction-only pieces: numbers to a text truth, and the other way round.
-        let others = ["x", "1", "$1", "1%", "ΑΣ", "nan", "", "zzz", "1e5"];
+        let others = ["x", "1", "$1", "1%", "ΑΣ", "nan", "", "zzz", "1e5", " 1"];
         let mut rng = Rng::new(0xD1B5_4A32_D192_ED03);
-        let (mut keyed, mut mixed, mut partial, mut full, mut many) = (0, 0, 0, 0, 0);
+        let (mut keyed, mut mixed, mut conflicts, mut partial, mut full, mut many) = (0, 0, 0, 0, 0, 0);
         for round in 0..6_000 {
             let ascii = round % 3 == 0;
             let pool: Vec<&str> = match round % 4 {
@@ -1411,10 +1444,17 @@ mod tests {
             let chosen: Vec<&str> = (0..distinct).map(|_| rng.pick(&pool)).collect();
             let n_truth = 1 + rng.below(30);
             let mut truth_pieces: Vec<&str> = (0..n_truth).map(|_| rng.pick(&chosen)).collect();
-            if round % 7 == 0 {
-                // One piece of the other kind: a mixed truth.
-                let at = rng.below(n_truth);
-                truth_pieces[at] = if round % 4 < 2 { rng.pick(&texts) } else { rng.pick(&numbers) };
+            if round % 3 == 0 {
+                // Pieces of the other kind: a mixed truth, sometimes with a text piece and a
+                // number piece that one prediction piece can both match (`$1`, `1`).
+                for _ in 0..1 + rng.below(3) {
+                    let at = rng.below(n_truth);
+                    truth_pieces[at] = if round % 4 < 2 { rng.pick(&texts) } else { rng.pick(&numbers) };
+                }
+                if rng.below(3) == 0 {
+                    truth_pieces.push(rng.pick(&["$1", "1%", "\x1c1", "ΑΣ"]));
+                    truth_pieces.push(rng.pick(&["1", "1.0", "01"]));
+                }
             }
             let n_pred = KEYED_PIECES + 1 + rng.below(if round % 10 == 0 { 400 } else { 40 });
             let pred_pieces: Vec<&str> = (0..n_pred)
@@ -1440,16 +1480,24 @@ mod tests {
             let truth = join(&mut rng, &truth_pieces);
             let n_pred = piece_count(&pred);
             let want = list_matches_pairwise(&pred, n_pred, &truth);
+            let kinds: std::collections::HashSet<bool> = pieces(&truth).map(|t| py_float(t).is_some()).collect();
             match list_matches_keyed(&pred, &truth) {
                 Some(got) => {
                     assert_eq!(got, want, "{pred:?} vs {truth:?}");
                     keyed += 1;
                     many += usize::from(truth_pieces.len() > FEW_KEYS);
+                    mixed += usize::from(kinds.len() == 2);
                 }
                 None => {
-                    let kinds: std::collections::HashSet<bool> = pieces(&truth).map(|t| py_float(t).is_some()).collect();
+                    // Left to the pairwise rule only for a piece both kinds want.
                     assert_eq!(kinds.len(), 2, "{truth:?} was left to the pairwise rule");
-                    mixed += 1;
+                    let both = pieces(&pred).any(|p| {
+                        let v = gaia_number(p).value;
+                        let rule = NormRule { drop_punct: false, lower: true };
+                        pieces(&truth).any(|t| py_float(t) == Some(v)) && pieces(&truth).any(|t| py_float(t).is_none() && crate::text::gaia_norm_eq(p, t, rule))
+                    });
+                    assert!(both, "{pred:?} vs {truth:?} was left to the pairwise rule");
+                    conflicts += 1;
                 }
             }
             if n_pred > KEYED_PIECES {
@@ -1460,7 +1508,7 @@ mod tests {
             partial += usize::from(want.0 > 0 && want.0 < want.1);
             full += usize::from(want.0 == want.1);
         }
-        assert!(keyed > 4_000 && mixed > 300 && many > 200, "{keyed} keyed, {mixed} mixed, {many} with many keys");
+        assert!(keyed > 4_000 && mixed > 300 && conflicts > 50 && many > 200, "{keyed} keyed, {mixed} mixed, {conflicts} conflicts, {many} with many keys");
         assert!(partial > 2_000 && full > 500, "{partial} partial, {full} full");
         // Pieces that only extend a truth piece, and the truth exhausted early.
         let credit = |p: &str, t: &str| format!("{:?}", list_credit(p, t));
