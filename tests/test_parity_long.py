@@ -182,9 +182,13 @@ def greek_text(draw, min_size: int = 65) -> str:
 @st.composite
 def sigma_pairs(draw) -> tuple[str, str]:
     """A long Greek text against a short truth that its normal form may start with, against
-    itself with what the rules ignore changed, or cut short."""
+    itself with what the rules ignore changed, cut short, or with another ending."""
     text = draw(greek_text())
-    kind = draw(st.integers(0, 3))
+    kind = draw(st.integers(0, 4))
+    if kind == 4:
+        # Alike up to a point (the raw common start is skipped), then any two endings.
+        tail = st.lists(st.sampled_from(GREEK + GREEK_SPACES), max_size=4).map("".join)
+        return text + draw(tail), text + draw(tail)
     if kind == 0:
         return text, text[: draw(st.integers(0, 12))]
     if kind == 1:
@@ -201,6 +205,9 @@ def sigma_pairs(draw) -> tuple[str, str]:
 @example(("ΑΣ" + " " * 70, "ας"))
 @example(("ΑΣ" + "'" * 70 + "Α", "ασ'"))
 @example(("ΑΣ" + "\u0345" * 70, "ασ"))
+@example(("ΑΣ" * 40 + "''Α", "ΑΣ" * 40 + "''!"))
+@example(("ΑΣ" * 40 + "a", "ΑΣ" * 40 + "!a"))
+@example(("ΑΣ" * 40 + " 'a", "ΑΣ" * 40 + " '!a"))
 def test_long_sigma_texts_native_vs_twin(pair):
     """The string branch compares normal forms lazily; a capital sigma looks at its own
     neighbours (whitespace deleted, punctuation kept). Both sides long and short."""
