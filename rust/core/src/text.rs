@@ -245,10 +245,42 @@ fn lower_simple(c: char) -> char {
     if u < 128 {
         return c.to_ascii_lowercase();
     }
-    match LOWER.binary_search_by_key(&u, |&(k, _)| k) {
+    let fast = lower_fast();
+    if let Some(&l) = fast.two_byte.get(u as usize) {
+        return char::from_u32(l).unwrap_or(c);
+    }
+    if fast.uncased_pages.get((u >> 8) as usize).copied().unwrap_or(false) {
+        return c;
+    }
+    lower_searched(c)
+}
+
+/// [`lower_simple`] by searching the table.
+fn lower_searched(c: char) -> char {
+    match LOWER.binary_search_by_key(&(c as u32), |&(k, _)| k) {
         Ok(i) => char::from_u32(LOWER[i].1).unwrap_or(c),
         Err(_) => c,
     }
+}
+
+/// Lookups that spare [`lower_simple`] its search: the lowercase of every code point below
+/// U+0800 (Latin, Greek, Cyrillic, ...), and which 256-code-point pages hold nothing to
+/// lowercase (CJK, ...).
+struct LowerFast {
+    two_byte: Vec<u32>,
+    uncased_pages: Vec<bool>,
+}
+
+fn lower_fast() -> &'static LowerFast {
+    static FAST: std::sync::OnceLock<LowerFast> = std::sync::OnceLock::new();
+    FAST.get_or_init(|| {
+        let two_byte = (0..0x800u32).map(|u| char::from_u32(u).map_or(u, |c| lower_searched(c) as u32)).collect();
+        let mut uncased_pages = vec![true; 0x1100];
+        for &(k, _) in LOWER.iter() {
+            uncased_pages[(k >> 8) as usize] = false;
+        }
+        LowerFast { two_byte, uncased_pages }
+    })
 }
 
 fn is_cased(c: char) -> bool {
@@ -742,26 +774,70 @@ fn settled_prefix(s: &str, mut k: usize, rule: NormRule) -> usize {
 
 /// [`gaia_norm`] as a lazy char sequence. A U+03A3 looks at its neighbours in `s` itself
 /// (see [`final_sigma_at`]), so no character is produced ahead of need.
-pub(crate) fn norm_chars(s: &str, rule: NormRule) -> impl Iterator<Item = char> + '_ {
+pub(crate) fn norm_chars(s: &str, rule: NormRule) -> NormChars<'_> {
     norm_chars_from(s, 0, rule)
 }
 
 /// [`norm_chars`] of the characters from byte `from` on (in the context of all of `s`).
-fn norm_chars_from(s: &str, from: usize, rule: NormRule) -> impl Iterator<Item = char> + '_ {
-    s[from..]
-        .char_indices()
-        .map(move |(i, c)| (from + i, c))
-        .filter(|&(_, c)| !is_py_space(c))
-        .flat_map(move |(i, c)| {
-            let (first, second) = match c {
-                '\u{3A3}' if rule.lower => (if final_sigma_at(s, i) { '\u{3C2}' } else { '\u{3C3}' }, None),
-                '\u{130}' if rule.lower => ('i', Some('\u{307}')),
-                _ if rule.lower => (lower_simple(c), None),
-                _ => (c, None),
+fn norm_chars_from(s: &str, from: usize, rule: NormRule) -> NormChars<'_> {
+    NormChars { s, pos: from, pending: None, rule, table: &NORM_TABLES[usize::from(rule.drop_punct) * 2 + usize::from(rule.lower)] }
+}
+
+/// The iterator of [`norm_chars_from`]: ASCII through the byte table, other characters
+/// through the Unicode rules.
+pub(crate) struct NormChars<'a> {
+    s: &'a str,
+    pos: usize,
+    /// The second character of a lowered U+0130.
+    pending: Option<char>,
+    rule: NormRule,
+    table: &'static [u8; 256],
+}
+
+impl Iterator for NormChars<'_> {
+    type Item = char;
+
+    #[inline]
+    fn next(&mut self) -> Option<char> {
+        if let Some(c) = self.pending.take() {
+            return Some(c);
+        }
+        loop {
+            let b = *self.s.as_bytes().get(self.pos)?;
+            if b < 128 {
+                self.pos += 1;
+                match self.table[b as usize] {
+                    SKIP => continue,
+                    x => return Some(x as char),
+                }
+            }
+            // SAFETY: `pos` only ever advances by whole characters.
+            let c = unsafe { self.s.get_unchecked(self.pos..) }.chars().next()?;
+            let at = self.pos;
+            self.pos += c.len_utf8();
+            if is_py_space(c) {
+                continue;
+            }
+            let out = match c {
+                _ if !self.rule.lower => c,
+                '\u{3A3}' => {
+                    if final_sigma_at(self.s, at) {
+                        '\u{3C2}'
+                    } else {
+                        '\u{3C3}'
+                    }
+                }
+                '\u{130}' => {
+                    self.pending = Some('\u{307}');
+                    'i'
+                }
+                _ => lower_simple(c),
             };
-            std::iter::once(first).chain(second)
-        })
-        .filter(move |&c| !(rule.drop_punct && is_ascii_punct(c)))
+            // No code point above ASCII is ASCII punctuation or lowers to it (tested), so
+            // only the byte table deletes punctuation.
+            return Some(out);
+        }
+    }
 }
 
 /// [`final_sigma`] for the U+03A3 at byte `i` of `s`, judged on `s` without its Python
@@ -1703,6 +1779,19 @@ mod tests {
         assert_eq!(gaia_number("1.000,5").value, 1.0005);
         let junk = gaia_number("17 km");
         assert!(!junk.parsed && junk.value == f64::INFINITY);
+    }
+
+    /// The lookups of [`lower_simple`] against the table search, at every code point.
+    #[test]
+    fn lower_lookups_agree_with_the_search() {
+        let mut changed = 0;
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            assert_eq!(lower_simple(c), if c.is_ascii() { c.to_ascii_lowercase() } else { lower_searched(c) }, "{c:?}");
+            changed += usize::from(lower_simple(c) != c);
+            // What lets the normal form delete punctuation in the ASCII table alone.
+            assert!(c.is_ascii() || !is_ascii_punct(lower_simple(c)), "{c:?}");
+        }
+        assert!(changed > 1_300, "{changed}");
     }
 
     #[test]
