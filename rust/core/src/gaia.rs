@@ -756,6 +756,9 @@ fn list_matches_keyed(pred: &str, truth: &str) -> Option<(usize, usize)> {
 /// The number [`gaia_number`] reads from a list piece.
 #[inline]
 fn piece_number(p: &str) -> f64 {
+    if crate::text::surely_not_number_start(p) {
+        return f64::INFINITY; // the reference's stand-in for a text that is no number
+    }
     digits_value(p).unwrap_or_else(|| gaia_number(p).value)
 }
 

@@ -552,6 +552,13 @@ pub fn surely_not_float(s: &str, money: bool) -> bool {
     false
 }
 
+/// Does [`gaia_number`] surely fail on `s` by its first byte (ASCII, kept by the `$ % ,`
+/// deletion, and no start of a float or of the whitespace `float()` trims)?
+#[inline]
+pub(crate) fn surely_not_number_start(s: &str) -> bool {
+    s.as_bytes().first().is_some_and(|&b| !can_bound_float(&b, FLOAT_START) && !matches!(b, b'$' | b'%' | b','))
+}
+
 /// Texts longer than this are checked with [`surely_not_float`] before a full parse (or
 /// the copy that deletes `$ % ,`); shorter ones are parsed at once, which costs less.
 const LONG_TEXT: usize = 64;
@@ -2049,7 +2056,7 @@ mod tests {
         let pads = [" ", "\t", "\n", "\x0b", "\x0c", "\r", "\u{a0}", "\u{3000}", "\u{85}", "\u{2028}", "$", "%", ","];
         let noise = ["x", "\x1c", "\u{200b}", "é", "日", "²", "/", "b", "a", "y", "t", "f", "E", "_", ".", "0", "\u{1680}"];
         let mut rng = Rng::new(0xD1B5_4A32_D192_ED03);
-        let (mut rejected, mut read_long, mut money_read) = (0, 0, 0);
+        let (mut rejected, mut read_long, mut money_read, mut by_first_byte) = (0, 0, 0, 0);
         for round in 0..60_000 {
             let mut s = String::new();
             if round % 3 == 0 {
@@ -2095,8 +2102,19 @@ mod tests {
             let want = full_py_float(&kept).map_or((f64::INFINITY.to_bits(), false), |v| (v.to_bits(), true));
             let got = gaia_number(&s);
             assert_eq!((got.value.to_bits(), got.parsed), want, "{s:?}");
+            if surely_not_number_start(&s) {
+                assert!(!want.1, "{s:?} is read as a number");
+                by_first_byte += 1;
+            }
         }
         assert!(rejected > 30_000 && read_long > 10_000 && money_read > 2_000, "{rejected} rejected, {read_long} long numbers read, {money_read} with $ % ,");
+        assert!(by_first_byte > 2_000, "{by_first_byte} rejected by the first byte");
+        for s in ["x", "\x1c1", "_1", "E5", "/1"] {
+            assert!(surely_not_number_start(s), "{s:?}");
+        }
+        for s in ["", "1", " 1", "\u{a0}1", "$1", "%1", ",1", "+1", "-1", ".5", "inf", "Nan", "١"] {
+            assert!(!surely_not_number_start(s), "{s:?}");
+        }
     }
 
     #[test]
