@@ -771,9 +771,9 @@ fn digits_value(p: &str) -> Option<f64> {
         .then(|| b.iter().fold(0u64, |acc, &d| acc * 10 + u64::from(d - b'0')) as f64)
 }
 
-/// The map key of a number: `-0.0` as `0.0`; NaN keys are never stored. The bits of a double that
-/// holds a small integer vary only at the top, and the map's hasher indexes by low bits:
-/// a bijective mix spreads them, or every such key lands in one probe sequence.
+/// The map key of a number: `-0.0` as `0.0`; NaN keys are never stored. The bits of a
+/// double that holds a small integer vary only at the top, and the map's hasher indexes by
+/// low bits: a bijective mix spreads them, or every such key lands in one probe sequence.
 #[inline]
 fn number_key(v: f64) -> u64 {
     mix_bits(if v == 0.0 { 0 } else { v.to_bits() })
