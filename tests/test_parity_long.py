@@ -164,6 +164,103 @@ def test_long_rows_in_batch(rows):
             assert got[key] == want[key], (scorer, key)
 
 
+GREEK = ["ΑΣ", "Σ", "ΣΑ", "σ", "ς", "Ὀ", "Ύ", "'", ".", ":", "\u0300", "\u0345", "\u00ad", "\u2019", "\u200b", "!", "-", ",", "1", "日", "a", "İ"]
+GREEK_SPACES = [" ", "\u0085", "\u00a0", "\x1c", "\u3000", "\t"]
+
+
+@st.composite
+def greek_text(draw, min_size: int = 65) -> str:
+    """Greek with capital sigmas at word ends, before and after case-ignorable characters,
+    whitespace and punctuation, mixed with other scripts."""
+    parts = draw(st.lists(st.sampled_from(GREEK + GREEK_SPACES), min_size=1, max_size=40))
+    text = "".join(parts)
+    while len(text.encode()) < min_size:
+        text += "".join(draw(st.lists(st.sampled_from(GREEK + GREEK_SPACES), min_size=1, max_size=40)))
+    return text
+
+
+@st.composite
+def sigma_pairs(draw) -> tuple[str, str]:
+    """A long Greek text against a short truth that its normal form may start with, against
+    itself with what the rules ignore changed, cut short, or with another ending."""
+    text = draw(greek_text())
+    kind = draw(st.integers(0, 4))
+    if kind == 4:
+        # Alike up to a point (the raw common start is skipped), then any two endings.
+        tail = st.lists(st.sampled_from(GREEK + GREEK_SPACES), max_size=4).map("".join)
+        return text + draw(tail), text + draw(tail)
+    if kind == 0:
+        return text, text[: draw(st.integers(0, 12))]
+    if kind == 1:
+        noisy = "".join(c + (draw(st.sampled_from(GREEK_SPACES)) if draw(st.integers(0, 5)) == 0 else "") for c in text)
+        return text, noisy.lower() if draw(st.booleans()) else noisy
+    if kind == 2:
+        return text, text[: draw(st.integers(0, len(text)))]
+    return text, draw(st.sampled_from(["ΑΣ", "ας", "ασ", "Σ", "σ", "ΑΣ'", "ας'"]))
+
+
+@SETTINGS
+@given(sigma_pairs())
+@example(("ΑΣ ΣΑΣ Σ'Α ςσ ὈΔΥΣΣΕΎΣ " * 30, "ΑΣ"))
+@example(("ΑΣ" + " " * 70, "ας"))
+@example(("ΑΣ" + "'" * 70 + "Α", "ασ'"))
+@example(("ΑΣ" + "\u0345" * 70, "ασ"))
+@example(("ΑΣ" * 40 + "''Α", "ΑΣ" * 40 + "''!"))
+@example(("ΑΣ" * 40 + "a", "ΑΣ" * 40 + "!a"))
+@example(("ΑΣ" * 40 + " 'a", "ΑΣ" * 40 + " '!a"))
+def test_long_sigma_texts_native_vs_twin(pair):
+    """The string branch compares normal forms lazily; a capital sigma looks at its own
+    neighbours (whitespace deleted, punctuation kept). Both sides long and short."""
+    p, t = pair
+    check_pair(p, t)
+    check_pair(t, p)
+
+
+LIST_NUMBERS = ["1", "01", "1.0", " 1", "-0", "0", "0.0", "nan", "inf", "-inf", "1e0", "1_0", "123456789012345", "1234567890123456", "12345678901234567890123", "١", "１", "2", ".5"]
+LIST_TEXTS = ["x", "X", " x ", "xx", "xxxxxxxxxxxx", "a b", "ab", "", " ", "é", "É", "İ", "i\u0307", "ΑΣ", "ας", "ασ", "Σ", "Α Σ", "ΑΣ'", "ΑΣ\u0345", "$1", "1%", "\u212a", "k", "\x1c1"]
+
+
+@st.composite
+def keyed_lists(draw) -> tuple[str, str]:
+    """A prediction of 17 to 300 pieces against a truth of one kind (all numbers or all
+    texts, few or many distinct pieces), or with a piece of the other kind."""
+    pool = draw(st.sampled_from([LIST_NUMBERS, LIST_TEXTS]))
+    if draw(st.booleans()):
+        pool = [x for x in pool if x.isascii()]
+    chosen = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=20))
+    truth = draw(st.lists(st.sampled_from(chosen), min_size=1, max_size=30))
+    if draw(st.integers(0, 2)) == 0:
+        truth[draw(st.integers(0, len(truth) - 1))] = draw(st.sampled_from(LIST_TEXTS if pool[0] in LIST_NUMBERS else LIST_NUMBERS))
+        if draw(st.booleans()):
+            # A text piece and a number piece one prediction piece can both match.
+            truth += [draw(st.sampled_from(["$1", "1%", "\x1c1"])), draw(st.sampled_from(["1", "1.0", "01"]))]
+    # Pieces that extend a truth piece (a form cut at the truth's length must not match).
+    extra = ["x", "1", " 1", "$1", "1%", "ΑΣ", "nan", "", "zzz", *(t + t[:2] for t in truth[:3])]
+    pred = draw(st.lists(st.sampled_from(truth + chosen + extra), min_size=17, max_size=300))
+    sep = st.sampled_from([",", ";", ", "])
+    return draw(sep).join(pred), draw(sep).join(truth)
+
+
+@SETTINGS
+@given(keyed_lists())
+@example((",".join(["x"] * 100), "x, y, z"))
+@example((",".join(str(i % 97) for i in range(400)), ",".join(str(i % 97) for i in reversed(range(400)))))
+@example((",".join(["-0"] * 20), "0, 0"))
+@example((",".join(["xx"] * 40), "x, xxx"))
+@example((",".join(["xx"] * 20), "x, y"))
+@example((",".join(["ΑΣΑ"] * 20), "ασ, x"))
+@example((",".join(["$1", "1"] * 10), "1, $1, x"))
+@example((",".join(["1"] * 10 + ["$1"] * 10), "$1, 1, 1"))
+def test_long_lists_graded_native_vs_twin(pair):
+    """Graded list credit on long predictions (matched by key when the truth's pieces are
+    all numbers or all texts) against the twin's pairwise matching."""
+    p, t = pair
+    for level in (None, 2):
+        n, r = nat.graded_score(p, t, level), ref.graded_score(p, t, level)
+        assert n[1:] == r[1:] and same_float(n[0], r[0]), (level, n, r)
+    assert nat.question_scorer(p, t) == ref.question_scorer(p, t)
+
+
 def test_megabyte_inputs_decide_like_the_twin():
     """Inputs of about 1 MB each way: a sentence, a number, Unicode and a long list."""
     sentence = ("the answer is not known after searching many sources " * 20_000)[:1_000_000]

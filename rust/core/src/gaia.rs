@@ -595,6 +595,11 @@ impl Grade {
 /// with the official per-piece comparison.
 fn list_credit(pred: &str, truth: &str) -> (f64, Kind, Why) {
     let n_pred = piece_count(pred);
+    if n_pred > KEYED_PIECES {
+        if let Some(counts) = list_matches_keyed(pred, truth) {
+            return credit_from(counts, n_pred);
+        }
+    }
     let n_truth = piece_count(truth);
     // A few truth pieces cost a few early-exit compares per prediction piece; many of them
     // against many prediction pieces would cost their product.
@@ -646,6 +651,252 @@ fn list_matches_pairwise(pred: &str, n_pred: usize, truth: &str) -> (usize, usiz
     (matched, n_truth)
 }
 
+/// Predictions with more pieces than this are matched by key when the truth allows it
+/// ([`list_matches_keyed`]); shorter ones compare pairs on the stack, which costs less.
+const KEYED_PIECES: usize = 16;
+
+/// [`list_credit`]'s matching in one pass over the prediction's pieces: (matched, truth
+/// pieces), or `None` when a prediction piece could be taken by a number piece and by a
+/// text piece of the truth (the pairing order then decides).
+///
+/// Each comparison is equality of a key (the number, `-0.0` read as `0.0`, NaN equal to
+/// nothing; or the normal form). The greedy pairing gives each truth piece the first
+/// unused prediction piece with its key; while no prediction piece is wanted by both
+/// kinds at once, the pieces each key takes are the first ones with that key, so it
+/// matches `min(given, wanted)` pieces of each key, counted here in prediction order: a
+/// piece goes to the kind whose key still wants it, and a piece both kinds still want
+/// ends the pass with `None`. No per-piece allocation; a prediction piece whose normal
+/// form outgrows every truth key is left unread, and the pass stops once every truth
+/// piece is taken.
+fn list_matches_keyed(pred: &str, truth: &str) -> Option<(usize, usize)> {
+    let rule = NormRule { drop_punct: false, lower: true };
+    let mut n_truth = 0;
+    let mut numbers: Vec<f64> = Vec::new();
+    let mut texts = String::new();
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    for t in pieces(truth) {
+        n_truth += 1;
+        match digits_value(t).or_else(|| py_float(t)) {
+            Some(v) => numbers.push(v),
+            None => {
+                let start = texts.len();
+                crate::text::gaia_norm_append(t, rule, &mut texts);
+                spans.push((start, texts.len()));
+            }
+        }
+    }
+    let mut matched = 0;
+    if !spans.is_empty() && !numbers.is_empty() {
+        let longest = spans.iter().map(|&(a, b)| b - a).max().unwrap_or(0);
+        let mut by_number = Bag::new(numbers.iter().filter(|v| !v.is_nan()).map(|&v| number_key(v)), numbers.len());
+        let mut by_text = Bag::new(spans.iter().map(|&(a, b)| &texts.as_bytes()[a..b]), spans.len());
+        let mut form = Vec::with_capacity(longest + 4);
+        for p in pieces(pred) {
+            if by_number.is_empty() && by_text.is_empty() {
+                break;
+            }
+            let key = number_key(piece_number(p));
+            let as_number = by_number.wants(&key);
+            let as_text = norm_within(p, rule, longest, &mut form) && by_text.wants(&form[..]);
+            match (as_number, as_text) {
+                (true, true) => return None,
+                (true, false) => by_number.take(&key),
+                (false, true) => by_text.take(&form[..]),
+                (false, false) => continue,
+            };
+            matched += 1;
+        }
+    } else if spans.is_empty() {
+        let mut bag = Bag::new(numbers.iter().filter(|v| !v.is_nan()).map(|&v| number_key(v)), numbers.len());
+        for p in pieces(pred) {
+            if bag.is_empty() {
+                break;
+            }
+            // A NaN's key is no truth key (the mix is a bijection), so it takes nothing.
+            matched += usize::from(bag.take(&number_key(piece_number(p))));
+        }
+    } else {
+        let longest = spans.iter().map(|&(a, b)| b - a).max().unwrap_or(0);
+        let mut bag = Bag::new(spans.iter().map(|&(a, b)| &texts.as_bytes()[a..b]), spans.len());
+        let mut form = Vec::with_capacity(longest + 4);
+        if pred.is_ascii() {
+            // One pass over the bytes, normalising as it goes: no search per piece, which
+            // would cost more than pieces of a byte or two.
+            let table = &crate::text::NORM_TABLES[1];
+            let mut fits = true;
+            for &b in pred.as_bytes() {
+                if b == b',' || b == b';' {
+                    if bag.is_empty() {
+                        break;
+                    }
+                    matched += usize::from(fits && bag.take(&form[..]));
+                    form.clear();
+                    fits = true;
+                    continue;
+                }
+                let x = table[b as usize];
+                if x != crate::text::SKIP && fits {
+                    fits = form.len() < longest;
+                    form.push(x);
+                }
+            }
+            matched += usize::from(fits && bag.take(&form[..]));
+        } else {
+            for p in pieces(pred) {
+                if bag.is_empty() {
+                    break;
+                }
+                matched += usize::from(norm_within(p, rule, longest, &mut form) && bag.take(&form[..]));
+            }
+        }
+    }
+    Some((matched, n_truth))
+}
+
+/// The number [`gaia_number`] reads from a list piece.
+#[inline]
+fn piece_number(p: &str) -> f64 {
+    if crate::text::surely_not_number_start(p) {
+        return f64::INFINITY; // the reference's stand-in for a text that is no number
+    }
+    digits_value(p).unwrap_or_else(|| gaia_number(p).value)
+}
+
+/// `float()` of 1 to 15 ASCII digits: the integer they spell, exact in a double (`float()`
+/// allows leading zeros); `None` for any other text (the full parse decides).
+#[inline]
+fn digits_value(p: &str) -> Option<f64> {
+    let b = p.as_bytes();
+    (!b.is_empty() && b.len() <= 15 && b.iter().all(u8::is_ascii_digit))
+        .then(|| b.iter().fold(0u64, |acc, &d| acc * 10 + u64::from(d - b'0')) as f64)
+}
+
+/// The map key of a number: `-0.0` as `0.0`; NaN keys are never stored. The bits of a
+/// double that holds a small integer vary only at the top, and the map's hasher indexes by
+/// low bits: a bijective mix spreads them, or every such key lands in one probe sequence.
+#[inline]
+fn number_key(v: f64) -> u64 {
+    mix_bits(if v == 0.0 { 0 } else { v.to_bits() })
+}
+
+/// Writes the normal form of `p` to `out` and says whether it is at most `limit` bytes
+/// long; stops reading `p` once it is longer (the form only grows).
+fn norm_within(p: &str, rule: NormRule, limit: usize, out: &mut Vec<u8>) -> bool {
+    out.clear();
+    if p.is_ascii() {
+        for &b in p.as_bytes() {
+            if !crate::text::skip_ascii(b, rule) {
+                if out.len() == limit {
+                    return false;
+                }
+                out.push(crate::text::fold_ascii(b, rule));
+            }
+        }
+        return true;
+    }
+    let mut utf8 = [0u8; 4];
+    for c in crate::text::norm_chars(p, rule) {
+        let e = c.encode_utf8(&mut utf8);
+        if out.len() + e.len() > limit {
+            return false;
+        }
+        out.extend_from_slice(e.as_bytes());
+    }
+    true
+}
+
+/// A multiset of keys to take from: a short list while few, else a map of counts.
+struct Bag<K> {
+    few: Vec<(K, usize)>,
+    many: std::collections::HashMap<K, usize, FastHash>,
+    left: usize,
+}
+
+/// Up to this many distinct keys are searched in a list.
+const FEW_KEYS: usize = 8;
+
+/// A [`Bag`] key, looked up by a borrowed form (a normal form being built has a shorter
+/// life than the truth's keys).
+trait BagKey: std::hash::Hash + Eq + std::borrow::Borrow<Self::Probe> {
+    type Probe: std::hash::Hash + Eq + ?Sized;
+    /// Equality with a probe, for the short list.
+    #[inline]
+    fn same(&self, probe: &Self::Probe) -> bool {
+        self.borrow() == probe
+    }
+}
+
+impl BagKey for u64 {
+    type Probe = u64;
+}
+
+impl BagKey for &[u8] {
+    type Probe = [u8];
+    /// Short keys are compared inline: a call to `memcmp` would cost more than the piece.
+    #[inline]
+    fn same(&self, probe: &[u8]) -> bool {
+        self.len() == probe.len() && if probe.len() <= 16 { self.iter().zip(probe).all(|(a, b)| a == b) } else { *self == probe }
+    }
+}
+
+impl<K: BagKey> Bag<K> {
+    /// The bag of `keys`, about `hint` of them.
+    fn new(keys: impl Iterator<Item = K>, hint: usize) -> Self {
+        let mut bag = Bag { few: Vec::new(), many: Default::default(), left: 0 };
+        for k in keys {
+            bag.left += 1;
+            if bag.many.is_empty() {
+                if let Some(slot) = bag.few.iter_mut().find(|(x, _)| *x == k) {
+                    slot.1 += 1;
+                    continue;
+                }
+                if bag.few.len() < FEW_KEYS {
+                    bag.few.push((k, 1));
+                    continue;
+                }
+                bag.many.reserve(hint);
+                bag.many.extend(bag.few.drain(..));
+            }
+            *bag.many.entry(k).or_insert(0) += 1;
+        }
+        bag
+    }
+
+    fn is_empty(&self) -> bool {
+        self.left == 0
+    }
+
+    /// Is a key equal to `k` left?
+    #[inline]
+    fn wants(&self, k: &K::Probe) -> bool {
+        if self.many.is_empty() {
+            self.few.iter().any(|(x, _)| x.same(k))
+        } else {
+            self.many.get(k).is_some_and(|&n| n > 0)
+        }
+    }
+
+    /// Takes one key equal to `k` if one is left.
+    #[inline]
+    fn take(&mut self, k: &K::Probe) -> bool {
+        if self.many.is_empty() {
+            // A key taken as often as the truth holds it leaves the list.
+            let Some(i) = self.few.iter().position(|(x, _)| x.same(k)) else { return false };
+            self.few[i].1 -= 1;
+            if self.few[i].1 == 0 {
+                self.few.swap_remove(i);
+            }
+        } else {
+            match self.many.get_mut(k) {
+                Some(n) if *n > 0 => *n -= 1,
+                _ => return false,
+            }
+        }
+        self.left -= 1;
+        true
+    }
+}
+
 /// Above this many (prediction piece, truth piece) pairs, and more than
 /// [`FEW_TRUTH_PIECES`] truth pieces, list credit indexes the prediction's pieces instead
 /// of comparing every pair.
@@ -676,7 +927,6 @@ fn list_matches_indexed(pred: &str, n_pred: usize, truth: &str) -> (usize, usize
     let slots: Vec<&str> = pieces(pred).collect();
     debug_assert_eq!(slots.len(), n_pred);
     let rule = NormRule { drop_punct: false, lower: true };
-    let number_key = |v: f64| if v == 0.0 { 0 } else { v.to_bits() };
     let mut used = vec![false; slots.len()];
     // Built on first use: per key the head of its chain; `next_*[j]` the next piece with
     // piece j's key (NONE at the end).
@@ -738,6 +988,14 @@ fn list_matches_indexed(pred: &str, n_pred: usize, truth: &str) -> (usize, usize
 }
 
 const NONE: usize = usize::MAX;
+
+/// splitmix64's finaliser: a bijection on `u64` whose every output bit depends on every input bit.
+#[inline]
+fn mix_bits(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
 
 /// Chains of the pieces by key (`None`: the piece has no key): the head of each key's
 /// chain, and each piece's successor with the same key, in index order.
@@ -1155,6 +1413,115 @@ mod tests {
         let big: String = (0..200_000).map(|i| (i % 1000).to_string()).collect::<Vec<_>>().join(",");
         let rev: String = (0..200_000).rev().map(|i| (i % 1000).to_string()).collect::<Vec<_>>().join(",");
         assert_eq!(list_credit(&rev, &big).1, Kind::Reordered);
+    }
+
+    /// List credit by key (long predictions, truths of one kind) against the pairwise
+    /// matching: numbers spelled many ways (zero and minus zero, NaN, infinities, 15 to 20
+    /// digits, leading zeros, Unicode digits), texts with case, whitespace and Greek sigmas
+    /// in every context, pieces that extend a truth piece, truths with few and many
+    /// distinct pieces, ASCII and non-ASCII predictions; truths mixing both kinds are left
+    /// to the pairwise rule.
+    #[test]
+    fn keyed_list_credit_agrees_with_pairwise() {
+        let numbers = [
+            "1", "01", "1.0", " 1", "1 ", "+1", "-0", "0", "0.0", "00", "nan", "NaN", "-nan", "inf", "-inf", "Infinity", "1e0", "1_0",
+            "10", "123456789012345", "1234567890123456", "9007199254740993", "9007199254740992", "12345678901234567890123",
+            "١", "１", "\u{a0}1", "2", "3.5", ".5",
+        ];
+        let texts = [
+            "x", "X", " x ", "x\u{85}", "xx", "xxxxxxxxxxxxxxxxxxxxxx", "a b", "ab", "AB", "", " ", "\x1c", "é", "É", "İ", "i\u{307}",
+            "ΑΣ", "ας", "ασ", "Σ", "ΣΑ", "Α Σ", "ΑΣ'", "ΑΣ\u{345}", "Α\u{300}Σ", "ΑΣΑ", "\u{212a}", "k", "$1", "1%", "x1", "日本",
+            "-", "!!", "a_b", "\x1c1",
+        ];
+        // Prediction-only pieces: numbers to a text truth, and the other way round.
+        let others = ["x", "1", "$1", "1%", "ΑΣ", "nan", "", "zzz", "1e5", " 1"];
+        let mut rng = Rng::new(0xD1B5_4A32_D192_ED03);
+        let (mut keyed, mut mixed, mut conflicts, mut partial, mut full, mut many) = (0, 0, 0, 0, 0, 0);
+        for round in 0..6_000 {
+            let ascii = round % 3 == 0;
+            let pool: Vec<&str> = match round % 4 {
+                0 | 1 => numbers.iter().copied().filter(|p| !ascii || p.is_ascii()).collect(),
+                _ => texts.iter().copied().filter(|p| !ascii || p.is_ascii()).collect(),
+            };
+            let distinct = 1 + rng.below(if round % 5 == 0 { 20 } else { 6 });
+            let chosen: Vec<&str> = (0..distinct).map(|_| rng.pick(&pool)).collect();
+            let n_truth = 1 + rng.below(30);
+            let mut truth_pieces: Vec<&str> = (0..n_truth).map(|_| rng.pick(&chosen)).collect();
+            if round % 3 == 0 {
+                // Pieces of the other kind: a mixed truth, sometimes with a text piece and a
+                // number piece that one prediction piece can both match (`$1`, `1`).
+                for _ in 0..1 + rng.below(3) {
+                    let at = rng.below(n_truth);
+                    truth_pieces[at] = if round % 4 < 2 { rng.pick(&texts) } else { rng.pick(&numbers) };
+                }
+                if rng.below(3) == 0 {
+                    truth_pieces.push(rng.pick(&["$1", "1%", "\x1c1", "ΑΣ"]));
+                    truth_pieces.push(rng.pick(&["1", "1.0", "01"]));
+                }
+            }
+            let n_pred = KEYED_PIECES + 1 + rng.below(if round % 10 == 0 { 400 } else { 40 });
+            let pred_pieces: Vec<&str> = (0..n_pred)
+                .map(|_| match rng.below(5) {
+                    0 => rng.pick(&others),
+                    1 => rng.pick(&pool),
+                    _ => rng.pick(&truth_pieces),
+                })
+                .filter(|p| !ascii || p.is_ascii())
+                .collect();
+            let sep = |rng: &mut Rng| rng.pick(&[",", ";", ", "]);
+            let join = |rng: &mut Rng, items: &[&str]| {
+                let mut out = String::new();
+                for (i, p) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(sep(rng));
+                    }
+                    out.push_str(p);
+                }
+                out
+            };
+            let pred = join(&mut rng, &pred_pieces);
+            let truth = join(&mut rng, &truth_pieces);
+            let n_pred = piece_count(&pred);
+            let want = list_matches_pairwise(&pred, n_pred, &truth);
+            let kinds: std::collections::HashSet<bool> = pieces(&truth).map(|t| py_float(t).is_some()).collect();
+            match list_matches_keyed(&pred, &truth) {
+                Some(got) => {
+                    assert_eq!(got, want, "{pred:?} vs {truth:?}");
+                    keyed += 1;
+                    many += usize::from(truth_pieces.len() > FEW_KEYS);
+                    mixed += usize::from(kinds.len() == 2);
+                }
+                None => {
+                    // Left to the pairwise rule only for a piece both kinds want.
+                    assert_eq!(kinds.len(), 2, "{truth:?} was left to the pairwise rule");
+                    let both = pieces(&pred).any(|p| {
+                        let v = gaia_number(p).value;
+                        let rule = NormRule { drop_punct: false, lower: true };
+                        pieces(&truth).any(|t| py_float(t) == Some(v)) && pieces(&truth).any(|t| py_float(t).is_none() && crate::text::gaia_norm_eq(p, t, rule))
+                    });
+                    assert!(both, "{pred:?} vs {truth:?} was left to the pairwise rule");
+                    conflicts += 1;
+                }
+            }
+            if n_pred > KEYED_PIECES {
+                let got = list_credit(&pred, &truth);
+                let full_rule = credit_from(want, n_pred);
+                assert_eq!(format!("{got:?}"), format!("{full_rule:?}"), "{pred:?} vs {truth:?}");
+            }
+            partial += usize::from(want.0 > 0 && want.0 < want.1);
+            full += usize::from(want.0 == want.1);
+        }
+        assert!(keyed > 4_000 && mixed > 300 && conflicts > 50 && many > 200, "{keyed} keyed, {mixed} mixed, {conflicts} conflicts, {many} with many keys");
+        assert!(partial > 2_000 && full > 500, "{partial} partial, {full} full");
+        // Pieces that only extend a truth piece, and the truth exhausted early.
+        let credit = |p: &str, t: &str| format!("{:?}", list_credit(p, t));
+        let long_x = vec!["xx"; 40].join(",");
+        assert_eq!(credit(&long_x, "x, xxx"), format!("{:?}", credit_from((0, 2), 40)));
+        let mut tail = vec!["x"; 3];
+        tail.extend(vec!["yyyyyyyy"; 40]);
+        assert_eq!(credit(&tail.join(";"), "x, x"), format!("{:?}", credit_from((2, 2), 43)));
+        assert_eq!(credit(&vec!["-0"; 20].join(","), "0, 0"), format!("{:?}", credit_from((2, 2), 20)));
+        assert_eq!(credit(&vec!["nan"; 20].join(","), "nan"), format!("{:?}", credit_from((0, 1), 20)));
     }
 
     #[test]

@@ -245,10 +245,42 @@ fn lower_simple(c: char) -> char {
     if u < 128 {
         return c.to_ascii_lowercase();
     }
-    match LOWER.binary_search_by_key(&u, |&(k, _)| k) {
+    let fast = lower_fast();
+    if let Some(&l) = fast.two_byte.get(u as usize) {
+        return char::from_u32(l).unwrap_or(c);
+    }
+    if fast.uncased_pages.get((u >> 8) as usize).copied().unwrap_or(false) {
+        return c;
+    }
+    lower_searched(c)
+}
+
+/// [`lower_simple`] by searching the table.
+fn lower_searched(c: char) -> char {
+    match LOWER.binary_search_by_key(&(c as u32), |&(k, _)| k) {
         Ok(i) => char::from_u32(LOWER[i].1).unwrap_or(c),
         Err(_) => c,
     }
+}
+
+/// Lookups that spare [`lower_simple`] its search: the lowercase of every code point below
+/// U+0800 (Latin, Greek, Cyrillic, ...), and which 256-code-point pages hold nothing to
+/// lowercase (CJK, ...).
+struct LowerFast {
+    two_byte: Vec<u32>,
+    uncased_pages: Vec<bool>,
+}
+
+fn lower_fast() -> &'static LowerFast {
+    static FAST: std::sync::OnceLock<LowerFast> = std::sync::OnceLock::new();
+    FAST.get_or_init(|| {
+        let two_byte = (0..0x800u32).map(|u| char::from_u32(u).map_or(u, |c| lower_searched(c) as u32)).collect();
+        let mut uncased_pages = vec![true; 0x1100];
+        for &(k, _) in LOWER.iter() {
+            uncased_pages[(k >> 8) as usize] = false;
+        }
+        LowerFast { two_byte, uncased_pages }
+    })
 }
 
 fn is_cased(c: char) -> bool {
@@ -520,6 +552,13 @@ pub fn surely_not_float(s: &str, money: bool) -> bool {
     false
 }
 
+/// Does [`gaia_number`] surely fail on `s` by its first byte (ASCII, kept by the `$ % ,`
+/// deletion, and no start of a float or of the whitespace `float()` trims)?
+#[inline]
+pub(crate) fn surely_not_number_start(s: &str) -> bool {
+    s.as_bytes().first().is_some_and(|&b| !can_bound_float(&b, FLOAT_START) && !matches!(b, b'$' | b'%' | b','))
+}
+
 /// Texts longer than this are checked with [`surely_not_float`] before a full parse (or
 /// the copy that deletes `$ % ,`); shorter ones are parsed at once, which costs less.
 const LONG_TEXT: usize = 64;
@@ -603,13 +642,13 @@ pub fn gaia_norm_append(s: &str, rule: NormRule, out: &mut String) {
 }
 
 #[inline]
-fn skip_ascii(b: u8, rule: NormRule) -> bool {
+pub(crate) fn skip_ascii(b: u8, rule: NormRule) -> bool {
     let class = ASCII[b as usize];
     class & PY_WS != 0 || (rule.drop_punct && class & PUNCT != 0)
 }
 
 #[inline]
-fn fold_ascii(b: u8, rule: NormRule) -> u8 {
+pub(crate) fn fold_ascii(b: u8, rule: NormRule) -> u8 {
     if rule.lower {
         b.to_ascii_lowercase()
     } else {
@@ -619,7 +658,7 @@ fn fold_ascii(b: u8, rule: NormRule) -> u8 {
 
 /// Per-byte action of the ASCII GAIA normalisation, one table per [`NormRule`]: the
 /// kept (folded) byte, `SKIP`, or `NON_ASCII`.
-const SKIP: u8 = 0x80;
+pub(crate) const SKIP: u8 = 0x80;
 const NON_ASCII: u8 = 0xFF;
 
 const fn norm_table(drop_punct: bool, lower: bool) -> [u8; 256] {
@@ -641,7 +680,7 @@ const fn norm_table(drop_punct: bool, lower: bool) -> [u8; 256] {
     t
 }
 
-static NORM_TABLES: [[u8; 256]; 4] =
+pub(crate) static NORM_TABLES: [[u8; 256]; 4] =
     [norm_table(false, false), norm_table(false, true), norm_table(true, false), norm_table(true, true)];
 
 /// `gaia_norm(a) == gaia_norm(b)`, without allocating for ASCII text.
@@ -699,27 +738,126 @@ fn ascii_norm_eq(a: &[u8], b: &[u8], table: &[u8; 256]) -> Option<bool> {
     }
 }
 
+/// Compared lazily: the first differing character (or one side running out) decides, so
+/// a long answer costs what its common prefix with the other text costs. Where the raw
+/// texts start alike, that start normalises alike and is skipped at memory speed.
 fn unicode_norm_eq(a: &str, b: &str, rule: NormRule) -> bool {
-    // Only U+03A3 lowers differently by context; without it, compare lazily.
-    if !a.contains('\u{3A3}') && !b.contains('\u{3A3}') {
-        return norm_chars(a, rule).eq(norm_chars(b, rule));
-    }
-    gaia_norm(a, rule) == gaia_norm(b, rule)
+    let from = settled_prefix(a, common_prefix(a.as_bytes(), b.as_bytes()), rule);
+    norm_chars_from(a, from, rule).eq(norm_chars_from(b, from, rule))
 }
 
-/// [`gaia_norm`] as a lazy char sequence, for text without U+03A3.
-fn norm_chars(s: &str, rule: NormRule) -> impl Iterator<Item = char> + '_ {
-    s.chars()
-        .filter(|&c| !is_py_space(c))
-        .flat_map(move |c| {
-            let (first, second) = match c {
-                '\u{130}' if rule.lower => ('i', Some('\u{307}')),
-                _ if rule.lower => (lower_simple(c), None),
-                _ => (c, None),
+/// Length of the longest common start of `a` and `b`, compared a word at a time.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let word = |s: &[u8]| u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or_default());
+        let x = word(a) ^ word(b);
+        if x != 0 {
+            return i + (x.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+/// The longest start of `s[..k]` whose normal form does not depend on what follows `k`:
+/// cut at a char boundary and, when lowering, after the last character that ends a final
+/// sigma's look ahead (neither whitespace nor case-ignorable) and is not itself a sigma.
+/// Two texts that agree on `s[..k]` agree on this start's normal form.
+fn settled_prefix(s: &str, mut k: usize, rule: NormRule) -> usize {
+    while !s.is_char_boundary(k) {
+        k -= 1;
+    }
+    if !rule.lower {
+        return k;
+    }
+    let mut head = s[..k].char_indices().rev();
+    head.find(|&(_, c)| c != '\u{3A3}' && !is_py_space(c) && !is_case_ignorable(c)).map_or(0, |(i, c)| i + c.len_utf8())
+}
+
+/// [`gaia_norm`] as a lazy char sequence. A U+03A3 looks at its neighbours in `s` itself
+/// (see [`final_sigma_at`]), so no character is produced ahead of need.
+pub(crate) fn norm_chars(s: &str, rule: NormRule) -> NormChars<'_> {
+    norm_chars_from(s, 0, rule)
+}
+
+/// [`norm_chars`] of the characters from byte `from` on (in the context of all of `s`).
+fn norm_chars_from(s: &str, from: usize, rule: NormRule) -> NormChars<'_> {
+    NormChars { s, pos: from, pending: None, rule, table: &NORM_TABLES[usize::from(rule.drop_punct) * 2 + usize::from(rule.lower)] }
+}
+
+/// The iterator of [`norm_chars_from`]: ASCII through the byte table, other characters
+/// through the Unicode rules.
+pub(crate) struct NormChars<'a> {
+    s: &'a str,
+    pos: usize,
+    /// The second character of a lowered U+0130.
+    pending: Option<char>,
+    rule: NormRule,
+    table: &'static [u8; 256],
+}
+
+impl Iterator for NormChars<'_> {
+    type Item = char;
+
+    #[inline]
+    fn next(&mut self) -> Option<char> {
+        if let Some(c) = self.pending.take() {
+            return Some(c);
+        }
+        loop {
+            let b = *self.s.as_bytes().get(self.pos)?;
+            if b < 128 {
+                self.pos += 1;
+                match self.table[b as usize] {
+                    SKIP => continue,
+                    x => return Some(x as char),
+                }
+            }
+            // SAFETY: `pos` only ever advances by whole characters.
+            let c = unsafe { self.s.get_unchecked(self.pos..) }.chars().next()?;
+            let at = self.pos;
+            self.pos += c.len_utf8();
+            if is_py_space(c) {
+                continue;
+            }
+            let out = match c {
+                _ if !self.rule.lower => c,
+                '\u{3A3}' => {
+                    if final_sigma_at(self.s, at) {
+                        '\u{3C2}'
+                    } else {
+                        '\u{3C3}'
+                    }
+                }
+                '\u{130}' => {
+                    self.pending = Some('\u{307}');
+                    'i'
+                }
+                _ => lower_simple(c),
             };
-            std::iter::once(first).chain(second)
-        })
-        .filter(move |&c| !(rule.drop_punct && is_ascii_punct(c)))
+            // No code point above ASCII is ASCII punctuation or lowers to it (tested), so
+            // only the byte table deletes punctuation.
+            return Some(out);
+        }
+    }
+}
+
+/// [`final_sigma`] for the U+03A3 at byte `i` of `s`, judged on `s` without its Python
+/// whitespace (the GAIA normalisation deletes it before lowering; punctuation is deleted
+/// after, so it stays in the context). Each scan stops at the first character that is
+/// neither whitespace nor case-ignorable, and U+03A3 is such a character, so the scans of
+/// all the sigmas of a text together pass each character at most twice.
+fn final_sigma_at(s: &str, i: usize) -> bool {
+    let context = |c: &char| !is_py_space(*c) && !is_case_ignorable(*c);
+    if !s[..i].chars().rev().find(context).is_some_and(is_cased) {
+        return false;
+    }
+    !s[i + '\u{3A3}'.len_utf8()..].chars().find(context).is_some_and(is_cased)
 }
 
 /// Quote `s` for an explanation: double quotes; `\\`, `\"`, `\n`, `\r`, `\t` escaped;
@@ -1650,6 +1788,19 @@ mod tests {
         assert!(!junk.parsed && junk.value == f64::INFINITY);
     }
 
+    /// The lookups of [`lower_simple`] against the table search, at every code point.
+    #[test]
+    fn lower_lookups_agree_with_the_search() {
+        let mut changed = 0;
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            assert_eq!(lower_simple(c), if c.is_ascii() { c.to_ascii_lowercase() } else { lower_searched(c) }, "{c:?}");
+            changed += usize::from(lower_simple(c) != c);
+            // What lets the normal form delete punctuation in the ASCII table alone.
+            assert!(c.is_ascii() || !is_ascii_punct(lower_simple(c)), "{c:?}");
+        }
+        assert!(changed > 1_300, "{changed}");
+    }
+
     #[test]
     fn lower_matches_python_specials() {
         assert_eq!(py_lower("İ"), "i\u{307}");
@@ -1666,6 +1817,105 @@ mod tests {
         assert_eq!(gaia_norm("THE\u{85}CASTLE", rule), "thecastle");
         assert_eq!(gaia_norm("“Right”", rule), "“right”");
         assert!(gaia_norm_eq("Hello, World!", "helloworld", rule));
+    }
+
+    /// The lazy normal form (each U+03A3 judged by scanning its neighbours in the text)
+    /// against the full rule (whitespace deleted, then the whole text lowered): Greek with
+    /// sigmas at word ends, before and after case-ignorable characters (some also cased,
+    /// like U+0345), whitespace and punctuation, mixed with other scripts; then the
+    /// comparison that stops at the first difference, on pairs that differ by what the
+    /// rules ignore or by one character, short and past 64 bytes.
+    #[test]
+    fn lazy_norm_agrees_with_the_full_rule() {
+        let alphabet = [
+            "\u{3A3}", "\u{3A3}", "\u{3A3}", "σ", "ς", "Α", "α", "\u{1F48}", "Ύ", "'", ".", ":", "^", "`", "\u{300}", "\u{AD}",
+            "\u{2019}", "\u{345}", "\u{B7}", "\u{200B}", "\u{FEFF}", " ", "\u{85}", "\u{A0}", "\x1c", "\u{3000}", "\t", "\u{2028}",
+            "!", ",", "-", "$", "(", "1", "日", "١", "_", "a", "A", "É", "\u{130}", "\u{212A}", "ß", "\u{1C5}", "ΑΣ", "ΣΑ", " Σ ",
+        ];
+        let rules = [(false, false), (false, true), (true, false), (true, true)].map(|(drop_punct, lower)| NormRule { drop_punct, lower });
+        let mut rng = Rng::new(0x7A3C_91D5_E26B_0F47);
+        let (mut finals, mut medials, mut equal, mut pairs) = (0, 0, 0, 0);
+        for round in 0..20_000 {
+            let len = if round % 4 == 0 { 20 + rng.below(60) } else { rng.below(12) };
+            let a: String = (0..len).map(|_| rng.pick(&alphabet)).collect();
+            for rule in rules {
+                let want = gaia_norm(&a, rule);
+                assert_eq!(norm_chars(&a, rule).collect::<String>(), want, "{a:?} {rule:?}");
+            }
+            let lowered = gaia_norm(&a, rules[3]);
+            finals += usize::from(lowered.contains('ς') && !a.contains('ς'));
+            medials += usize::from(lowered.contains('σ') && !a.contains('σ'));
+            // A second text: the first with ignored changes (case, whitespace, punctuation),
+            // or cut short, or with one character changed.
+            let mut b = String::new();
+            for c in a.chars() {
+                match rng.below(12) {
+                    0 => b.push_str(rng.pick(&[" ", "\u{85}", "\x1c", "!", "."])),
+                    1 => b.extend(c.to_uppercase()),
+                    2 => b.extend(c.to_lowercase()),
+                    3 if rng.below(4) == 0 => continue,
+                    4 if rng.below(4) == 0 => b.push_str(rng.pick(&alphabet)),
+                    _ => {}
+                }
+                b.push(c);
+            }
+            if rng.below(6) == 0 {
+                let cut = b.char_indices().nth(rng.below(b.chars().count() + 1)).map_or(b.len(), |(i, _)| i);
+                b.truncate(cut);
+            }
+            // The same pairs past the 64-byte kernels, with a long common start.
+            let long = "ΑΣ Ὀ\u{300}Σ'Α ".repeat(6);
+            for (x, y) in [(a.clone(), b.clone()), (long.clone() + &a, long.clone() + &b), (a.clone() + &long, b.clone() + &long)] {
+                for rule in rules {
+                    let want = gaia_norm(&x, rule) == gaia_norm(&y, rule);
+                    assert_eq!(gaia_norm_eq(&x, &y, rule), want, "{x:?} vs {y:?} {rule:?}");
+                    assert_eq!(gaia_norm_eq(&y, &x, rule), want, "{y:?} vs {x:?} {rule:?}");
+                    equal += usize::from(want && x != y);
+                    pairs += 1;
+                }
+            }
+        }
+        // Texts that start alike (the start is skipped raw) and part anywhere: right after a
+        // sigma, inside its run of case-ignorable characters or whitespace, mid-character.
+        let mut differ = 0;
+        for _ in 0..20_000 {
+            let common: String = (0..rng.below(10)).map(|_| rng.pick(&alphabet)).collect();
+            let tail = |rng: &mut Rng| (0..rng.below(4)).map(|_| rng.pick(&alphabet)).collect::<String>();
+            let (x, y) = (common.clone() + &tail(&mut rng), common + &tail(&mut rng));
+            for rule in rules {
+                let want = gaia_norm(&x, rule) == gaia_norm(&y, rule);
+                assert_eq!(gaia_norm_eq(&x, &y, rule), want, "{x:?} vs {y:?} {rule:?}");
+                differ += usize::from(!want && x.contains('\u{3A3}'));
+            }
+        }
+        assert!(differ > 5_000, "{differ}");
+        // A start that ends inside a sigma's look ahead is not settled.
+        let rule = NormRule { drop_punct: true, lower: true };
+        for (x, y, want) in [("ΑΣ''Α", "ΑΣ''!", false), ("ΑΣ  Α", "ΑΣ  ", false), ("ΑΣΑ", "ΑΣ", false), ("ΑΣ\u{345}x", "ΑΣ\u{345}1", false)] {
+            assert_eq!(gaia_norm_eq(x, y, rule), want, "{x:?} vs {y:?}");
+            assert_eq!(gaia_norm(x, rule) == gaia_norm(y, rule), want, "{x:?} vs {y:?}");
+        }
+        assert!(finals > 2_000 && medials > 2_000, "{finals} final, {medials} medial sigmas");
+        assert!(equal > pairs / 10 && equal < pairs * 9 / 10, "{equal} of {pairs} equal");
+        // Worked cases: whitespace is gone before lowering, punctuation is not.
+        let rule = NormRule { drop_punct: true, lower: true };
+        for (x, want) in [
+            ("ΑΣ Α", "ασα"),
+            ("Α Σ", "ας"),
+            ("ΑΣ'Α", "ασα"),
+            ("ΑΣ'", "ας"),
+            ("ΑΣ!Α", "αςα"),
+            ("ΑΣ\u{345}Α", "ασ\u{345}α"),
+            ("Α\u{300}Σ \u{85}", "α\u{300}ς"),
+            ("'Σ", "σ"),
+            ("1Σ", "1σ"),
+            ("ΑΣ1", "ας1"),
+            ("ΑΣ日", "ας日"),
+            ("ΑΣ\u{200B}a", "ασ\u{200B}a"),
+        ] {
+            assert_eq!(norm_chars(x, rule).collect::<String>(), want, "{x:?}");
+            assert_eq!(gaia_norm(x, rule), want, "{x:?}");
+        }
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -1806,7 +2056,7 @@ mod tests {
         let pads = [" ", "\t", "\n", "\x0b", "\x0c", "\r", "\u{a0}", "\u{3000}", "\u{85}", "\u{2028}", "$", "%", ","];
         let noise = ["x", "\x1c", "\u{200b}", "é", "日", "²", "/", "b", "a", "y", "t", "f", "E", "_", ".", "0", "\u{1680}"];
         let mut rng = Rng::new(0xD1B5_4A32_D192_ED03);
-        let (mut rejected, mut read_long, mut money_read) = (0, 0, 0);
+        let (mut rejected, mut read_long, mut money_read, mut by_first_byte) = (0, 0, 0, 0);
         for round in 0..60_000 {
             let mut s = String::new();
             if round % 3 == 0 {
@@ -1852,8 +2102,19 @@ mod tests {
             let want = full_py_float(&kept).map_or((f64::INFINITY.to_bits(), false), |v| (v.to_bits(), true));
             let got = gaia_number(&s);
             assert_eq!((got.value.to_bits(), got.parsed), want, "{s:?}");
+            if surely_not_number_start(&s) {
+                assert!(!want.1, "{s:?} is read as a number");
+                by_first_byte += 1;
+            }
         }
         assert!(rejected > 30_000 && read_long > 10_000 && money_read > 2_000, "{rejected} rejected, {read_long} long numbers read, {money_read} with $ % ,");
+        assert!(by_first_byte > 2_000, "{by_first_byte} rejected by the first byte");
+        for s in ["x", "\x1c1", "_1", "E5", "/1"] {
+            assert!(surely_not_number_start(s), "{s:?}");
+        }
+        for s in ["", "1", " 1", "\u{a0}1", "$1", "%1", ",1", "+1", "-1", ".5", "inf", "Nan", "١"] {
+            assert!(!surely_not_number_start(s), "{s:?}");
+        }
     }
 
     #[test]
