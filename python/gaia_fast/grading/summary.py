@@ -227,8 +227,12 @@ def status_groups(scored: pl.LazyFrame, *, prefix: str = "") -> pl.LazyFrame:
         value = (pl.col(score).cast(pl.Float64).fill_null(0.0) * float(_FIXED)).cast(pl.Int128)
     else:
         value = pl.col(score).fill_null(False).cast(pl.Int64)
-    return scored.group_by(level.alias("level"), pl.col(prefix + "status").cast(pl.String).alias("status")).agg(
-        pl.len().cast(pl.Int64).alias("rows"), value.sum().alias("value")
+    # Grouped on the status as it is (a categorical groups by its integer code) and
+    # turned into text once per group, not once per row.
+    return (
+        scored.group_by(level.alias("level"), pl.col(prefix + "status").alias("status"))
+        .agg(pl.len().cast(pl.Int64).alias("rows"), value.sum().alias("value"))
+        .with_columns(pl.col("status").cast(pl.String))
     )
 
 
