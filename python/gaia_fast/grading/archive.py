@@ -43,45 +43,67 @@ SORT_BUDGET = 192 << 20
 #: the share of distinct pairs is below this.
 DEDUPE_BELOW = 0.5
 
+#: ``auto`` times this many batches each way before it chooses, and times the way it
+#: did not choose again once every :data:`_REPROBE` batches (archives change as they go).
+_PROBES = 2
+_REPROBE = 32
+
 
 @dataclass
 class Dedupe:
-    """Per-batch dedupe: ``mode`` is ``"auto"`` (probe the share of distinct pairs and
-    dedupe while it is below :data:`DEDUPE_BELOW`), ``"on"`` or ``"off"``. Counts what it
-    did, for the benchmark."""
+    """Per-batch dedupe: ``mode`` is ``"auto"``, ``"on"`` or ``"off"``. ``auto`` scores
+    batches both ways while it probes (each distinct (prediction, truth, level) once and
+    broadcast, or every row) and then goes the way that took less time per row; scoring
+    is so fast that finding the distinct pairs often costs more than it saves. Whatever
+    the mode, a batch whose pairs are mostly distinct is scored row by row. Counts what
+    it did, for the benchmark."""
 
     mode: str = "auto"
     batches: int = 0
     deduped: int = 0
     rows: int = 0
     scored: int = 0
-    _skip: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _cost: dict = field(default_factory=lambda: {True: [], False: []}, repr=False)  # seconds per row, latest last
+    _planned: int = 0
 
     def plan(self) -> bool:
         """Whether the next batch should try dedupe."""
         if self.mode != "auto":
             return self.mode == "on"
         with self._lock:
-            if self._skip > 0:
-                self._skip -= 1
-                return False
-            return True
+            self._planned += 1
+            on, off = self._cost[True], self._cost[False]
+            if len(on) < _PROBES or len(off) < _PROBES:
+                return len(on) <= len(off)  # alternate, dedupe first
+            best = _median(on) < _median(off)
+            if self._planned % _REPROBE == 0:
+                return not best
+            return best
 
-    def record(self, n: int, distinct: int | None) -> None:
+    def choice(self) -> bool | None:
+        """What ``auto`` goes with now (None while it has not timed both ways)."""
+        on, off = self._cost[True], self._cost[False]
+        return None if len(on) < _PROBES or len(off) < _PROBES else _median(on) < _median(off)
+
+    def record(self, n: int, distinct: int | None, tried: bool = False, seconds: float | None = None) -> None:
         with self._lock:
             self.batches += 1
             self.rows += n
-            if distinct is None:
-                self.scored += n
-                return
-            if distinct < n * (1.0 if self.mode == "on" else DEDUPE_BELOW):
+            if distinct is not None and distinct < n * (1.0 if self.mode == "on" else DEDUPE_BELOW):
                 self.deduped += 1
                 self.scored += distinct
             else:
                 self.scored += n
-                if self.mode == "auto":
-                    self._skip = 15  # mostly distinct: probe again after 15 batches
+            if seconds is not None and n:
+                costs = self._cost[tried]
+                costs.append(seconds / n)
+                del costs[:-5]
+
+
+def _median(xs: list[float]) -> float:
+    ys = sorted(xs)
+    return ys[len(ys) // 2]
 
 
 def score_expr(
@@ -118,7 +140,10 @@ def score_expr(
         n = df.height
         distinct = None
         out = None
-        if (n >= 2048 or dedupe.mode == "on") and dedupe.plan():
+        timed = n >= 2048 and dedupe.mode == "auto"
+        tried = (n >= 2048 or dedupe.mode == "on") and dedupe.plan()
+        t0 = time.perf_counter() if timed else 0.0
+        if tried:
             uniq = df.unique()
             distinct = uniq.height
             if distinct < n * (1.0 if dedupe.mode == "on" else DEDUPE_BELOW):
@@ -126,7 +151,7 @@ def score_expr(
                 out = df.join(scored, on=df.columns, how="left", nulls_equal=True, maintain_order="left").drop(df.columns)
         if out is None:
             out = score(df)
-        dedupe.record(n, distinct)
+        dedupe.record(n, distinct, tried, time.perf_counter() - t0 if timed else None)
         if on_rows is not None:
             on_rows(n)
         return out.select(list(dtype.to_schema())).to_struct("s").cast(dtype)
