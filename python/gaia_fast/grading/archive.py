@@ -589,9 +589,7 @@ def _emit_sorted(
         return
     where = os.path.join(scratch, f"d{depth}")
     shutil.rmtree(where, ignore_errors=True)
-    scan.with_columns(_bucket_expr(bounds).alias(_PART_KEY)).sink_parquet(
-        pl.PartitionBy(where, key=_PART_KEY, include_key=False), mkdir=True, compression="lz4"
-    )
+    _split(scan.with_columns(_bucket_expr(bounds).alias(_PART_KEY)), where)
     for sub in _partition_files(where, bounds):
         n, size = _parquet_size(sub)
         if n >= rows:  # no progress (one heavy id range): do not split it again
@@ -603,6 +601,18 @@ def _emit_sorted(
 
 
 _PART_KEY = "__gaia_fast_part"
+
+#: Rows of a row group while rows are split by range: each open range holds one row
+#: group being built, so memory grows with their size times the number of ranges.
+_SPLIT_ROW_GROUP = 16384
+
+
+def _split(rows: pl.LazyFrame, where: str) -> None:
+    """Write ``rows`` (with a ``_PART_KEY`` column) under ``where``, one folder per
+    range, rows of a range in their order."""
+    rows.sink_parquet(
+        pl.PartitionBy(where, key=_PART_KEY, include_key=False), mkdir=True, compression="lz4", statistics=False, row_group_size=_SPLIT_ROW_GROUP
+    )
 
 
 def _partition_files(where: str, bounds: list[str]) -> list[list[str]]:
@@ -733,9 +743,7 @@ def grade_scan(
             parts = [[cmp_rows_file]]
         else:
             parts_dir = os.path.join(scratch_dir, "parts")
-            pl.scan_parquet(cmp_rows_file).sink_parquet(
-                pl.PartitionBy(parts_dir, key=_PART_KEY, include_key=False), mkdir=True, compression="lz4", statistics=False
-            )
+            _split(pl.scan_parquet(cmp_rows_file), parts_dir)
             os.remove(cmp_rows_file)
             parts = _partition_files(parts_dir, bounds)
         dup_count, dup_first = _sorted_comparison(parts, cmp_final, sort_budget, scratch_dir)
