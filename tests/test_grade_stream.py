@@ -377,3 +377,24 @@ def test_bad_lines_are_reported_once_when_ranges_are_sampled(tmp_path):
     _, _, got = stream_outputs_of(scan, tmp_path, sort_budget=30_000)
     assert [s.line for s in scan.skipped] == [11]
     assert got.summary["rows"] == 3000
+
+
+def test_dedupe_auto_goes_the_way_that_timed_faster():
+    # auto times batches both ways (alternating, dedupe first) and then keeps the
+    # cheaper per row, timing the other way again every _REPROBE batches.
+    d = archive.Dedupe("auto")
+    ways = []
+    for _ in range(2 * archive._PROBES):
+        way = d.plan()
+        ways.append(way)
+        d.record(10_000, 100 if way else None, way, 0.004 if way else 0.001)  # dedupe 4x slower
+    assert ways == [True, False] * archive._PROBES
+    assert d.choice() is False
+    later = [d.plan() for _ in range(2 * archive._REPROBE)]
+    assert later.count(True) == 2 and later.count(False) == 2 * archive._REPROBE - 2
+    e = archive.Dedupe("auto")
+    for _ in range(2 * archive._PROBES):
+        way = e.plan()
+        e.record(10_000, 100 if way else None, way, 0.001 if way else 0.004)
+    assert e.choice() is True and e.plan() is True
+    assert archive.Dedupe("on").plan() is True and archive.Dedupe("off").plan() is False
