@@ -148,8 +148,11 @@ def fold_statuses(
     """The scorer's ``score``/``kind``/``status``/``reason`` with the reader's input
     statuses folded in (the rules of :func:`score_archive`), as expressions named with
     ``prefix``; elementwise, so they run in the streaming engine."""
-    inp = input_status.cast(pl.String)
-    st = status.cast(pl.String)
+    # Compared and chosen as categoricals when the status is one (integer codes, no
+    # text per row); input statuses are mostly null, so their cast is cheap.
+    text = pl.Categorical if isinstance(status_dtype, (pl.Categorical, pl.Enum)) else pl.String
+    inp = input_status.cast(status_dtype if text is pl.Categorical else pl.String)
+    st = status.cast(status_dtype if text is pl.Categorical else pl.String)
     wrong = pl.lit(False) if score_dtype == pl.Boolean else pl.lit(0.0)
     no_truth = st == "no_truth"
     new_status = (
