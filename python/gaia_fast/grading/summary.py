@@ -150,9 +150,9 @@ def fold_statuses(
     ``prefix``; elementwise, so they run in the streaming engine."""
     # Compared and chosen as categoricals when the status is one (integer codes, no
     # text per row); input statuses are mostly null, so their cast is cheap.
-    text = pl.Categorical if isinstance(status_dtype, (pl.Categorical, pl.Enum)) else pl.String
-    inp = input_status.cast(status_dtype if text is pl.Categorical else pl.String)
-    st = status.cast(status_dtype if text is pl.Categorical else pl.String)
+    as_is = status_dtype if isinstance(status_dtype, (pl.Categorical, pl.Enum)) else pl.String
+    inp = input_status.cast(as_is)
+    st = status.cast(as_is)
     wrong = pl.lit(False) if score_dtype == pl.Boolean else pl.lit(0.0)
     no_truth = st == "no_truth"
     new_status = (
