@@ -568,6 +568,17 @@ def _emit_part(files: list[str], out: _ComparisonOut, budget: int, scratch: str,
     out.write(part if ids.is_sorted(nulls_last=True) else _stable_sort(part, _mostly_repeated(ids)))
 
 
+def _ready(files: list[str], budget: int) -> pl.DataFrame | None:
+    """One range partition read and sorted (as :func:`_emit_part` does), or None when
+    it is larger than ``budget`` and must be split again."""
+    rows, size = _parquet_size(files)
+    if size > budget:
+        return None
+    part = pl.read_parquet(files)
+    ids = part.get_column("task_id")
+    return part if ids.is_sorted(nulls_last=True) else _stable_sort(part, _mostly_repeated(ids))
+
+
 def _emit_sorted(
     files: list[str], out: _ComparisonOut, est_bytes: int, rows: int, budget: int, distinct_ids: int | None, scratch: str, depth: int = 0
 ) -> None:
@@ -604,7 +615,7 @@ _PART_KEY = "__gaia_fast_part"
 
 #: Rows of a row group while rows are split by range: each open range holds one row
 #: group being built, so memory grows with their size times the number of ranges.
-_SPLIT_ROW_GROUP = 16384
+_SPLIT_ROW_GROUP = 32768
 
 
 def _split(rows: pl.LazyFrame, where: str) -> None:
@@ -632,10 +643,22 @@ def _sorted_comparison(parts: list[list[str]], dest_tmp: str, budget: int, scrat
     partition, in order, its rows in archive order) to ``dest_tmp`` sorted by task id
     (stable, nulls last); memory stays about ``budget`` bytes of rows. Returns (number of
     duplicated task ids, the first few of them in order)."""
-    with open(dest_tmp, "wb") as fh:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with open(dest_tmp, "wb") as fh, ThreadPoolExecutor(max_workers=1) as pool:
         out = _ComparisonOut(fh)
-        for files in parts:
-            _emit_part(files, out, budget, scratch, 1)
+        # The next range is read and sorted while this one is written (the sort and the
+        # write each keep one core busy; memory is two ranges at most).
+        ahead = pool.submit(_ready, parts[0], budget) if parts else None
+        for i, files in enumerate(parts):
+            assert ahead is not None
+            part = ahead.result()
+            ahead = pool.submit(_ready, parts[i + 1], budget) if i + 1 < len(parts) else None
+            if part is None:
+                _emit_part(files, out, budget, scratch, 1)
+            elif part.height:
+                out.write(part)
+            del part
             for f in files:  # the disk a range held is free for the next
                 os.remove(f)
         if out.header:  # no rows: the header alone
