@@ -340,3 +340,61 @@ def test_partitions_split_again_when_one_pass_cannot_reach_the_budget(tmp_path, 
     assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
     assert max(depths) >= 3
     assert (got.duplicates, got.duplicate_examples) == _eager_duplicates(path, truth_col="true_answer")
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "jsonl", "csv"])
+def test_ranges_are_chosen_before_the_pass(tmp_path, monkeypatch, fmt):
+    # A comparison larger than the budget is written once with its task-id range
+    # (bounds from a sample read before the pass: slices of a Parquet table, the head
+    # of a text file); a small one is not split at all.
+    data = rows(5000, seed=21, distinct_ids=10**9)
+    path = tmp_path / f"a.{fmt}"
+    if fmt == "parquet":
+        pl.DataFrame(data).write_parquet(path, row_group_size=300)
+    elif fmt == "jsonl":
+        write_jsonl(path, data)
+    else:
+        pl.DataFrame(data).write_csv(path)
+    planned = []
+    real = archive._plan_partitions
+    monkeypatch.setattr(archive, "_plan_partitions", lambda *a: planned.append(real(*a)) or planned[-1])
+    e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, truth_col="true_answer")
+    s_cmp, s_out, got = stream_outputs(path, tmp_path, sort_budget=40_000, truth_col="true_answer")
+    assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
+    assert planned[-1] is not None and len(planned[-1]) >= 2
+    assert (got.duplicates, got.duplicate_examples) == _eager_duplicates(path, truth_col="true_answer")
+    s_cmp, _, _ = stream_outputs(path, tmp_path, sort_budget=archive.SORT_BUDGET, truth_col="true_answer")
+    assert s_cmp == e_cmp and planned[-1] is None
+
+
+def test_bad_lines_are_reported_once_when_ranges_are_sampled(tmp_path):
+    # The head sample is read on the side: a skipped line is reported by the pass only.
+    data = rows(3000, seed=22, distinct_ids=10**9)
+    path = tmp_path / "a.jsonl"
+    text = "".join(json.dumps(r) + "\n" for r in data[:10]) + "{not json\n" + "".join(json.dumps(r) + "\n" for r in data[10:])
+    path.write_text(text, encoding="utf-8")
+    scan = scan_archive(path, truth_col="true_answer", skip_bad_lines=True)
+    _, _, got = stream_outputs_of(scan, tmp_path, sort_budget=30_000)
+    assert [s.line for s in scan.skipped] == [11]
+    assert got.summary["rows"] == 3000
+
+
+def test_dedupe_auto_goes_the_way_that_timed_faster():
+    # auto times batches both ways (alternating, dedupe first) and then keeps the
+    # cheaper per row, timing the other way again every _REPROBE batches.
+    d = archive.Dedupe("auto")
+    ways = []
+    for _ in range(2 * archive._PROBES):
+        way = d.plan()
+        ways.append(way)
+        d.record(10_000, 100 if way else None, way, 0.004 if way else 0.001)  # dedupe 4x slower
+    assert ways == [True, False] * archive._PROBES
+    assert d.choice() is False
+    later = [d.plan() for _ in range(2 * archive._REPROBE)]
+    assert later.count(True) == 2 and later.count(False) == 2 * archive._REPROBE - 2
+    e = archive.Dedupe("auto")
+    for _ in range(2 * archive._PROBES):
+        way = e.plan()
+        e.record(10_000, 100 if way else None, way, 0.001 if way else 0.004)
+    assert e.choice() is True and e.plan() is True
+    assert archive.Dedupe("on").plan() is True and archive.Dedupe("off").plan() is False

@@ -4,11 +4,11 @@ scan (:func:`gaia_fast.io.readers.scan_archive`) → metadata lookup (the metada
 small: it is broadcast into an elementwise lookup, no join) → native scoring in batches
 (each distinct (prediction, truth, level) of a batch scored once when that pays) → sinks:
 ``--out`` and the rows of ``answer_comparison.csv`` are written by the streaming engine,
-and the summary, status counts, explain/compare rows and the sizes the sort needs come
-from small aggregates of the same pass. ``answer_comparison.csv`` is sorted by task id:
-its five columns are sorted in range partitions that fit a memory budget (one partition
-when they fit), so memory is bounded by the engine's chunk and that budget, not by the
-archive.
+and the summary, status counts and explain/compare rows come from small aggregates of
+the same pass. ``answer_comparison.csv`` is sorted by task id: the pass writes its rows
+with their task-id range (bounds chosen from a sample read before it), they are split by
+range and each range is sorted in memory (one range when they fit a memory budget), so
+memory is bounded by the engine's chunk and that budget, not by the archive.
 
 Every output is written to a temporary file beside it and moved into place only when the
 whole grade succeeded: an interrupted or failed grade leaves the old file or none.
@@ -43,45 +43,67 @@ SORT_BUDGET = 192 << 20
 #: the share of distinct pairs is below this.
 DEDUPE_BELOW = 0.5
 
+#: ``auto`` times this many batches each way before it chooses, and times the way it
+#: did not choose again once every :data:`_REPROBE` batches (archives change as they go).
+_PROBES = 2
+_REPROBE = 32
+
 
 @dataclass
 class Dedupe:
-    """Per-batch dedupe: ``mode`` is ``"auto"`` (probe the share of distinct pairs and
-    dedupe while it is below :data:`DEDUPE_BELOW`), ``"on"`` or ``"off"``. Counts what it
-    did, for the benchmark."""
+    """Per-batch dedupe: ``mode`` is ``"auto"``, ``"on"`` or ``"off"``. ``auto`` scores
+    batches both ways while it probes (each distinct (prediction, truth, level) once and
+    broadcast, or every row) and then goes the way that took less time per row; scoring
+    is so fast that finding the distinct pairs often costs more than it saves. Whatever
+    the mode, a batch whose pairs are mostly distinct is scored row by row. Counts what
+    it did, for the benchmark."""
 
     mode: str = "auto"
     batches: int = 0
     deduped: int = 0
     rows: int = 0
     scored: int = 0
-    _skip: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _cost: dict = field(default_factory=lambda: {True: [], False: []}, repr=False)  # seconds per row, latest last
+    _planned: int = 0
 
     def plan(self) -> bool:
         """Whether the next batch should try dedupe."""
         if self.mode != "auto":
             return self.mode == "on"
         with self._lock:
-            if self._skip > 0:
-                self._skip -= 1
-                return False
-            return True
+            self._planned += 1
+            on, off = self._cost[True], self._cost[False]
+            if len(on) < _PROBES or len(off) < _PROBES:
+                return len(on) <= len(off)  # alternate, dedupe first
+            best = _median(on) < _median(off)
+            if self._planned % _REPROBE == 0:
+                return not best
+            return best
 
-    def record(self, n: int, distinct: int | None) -> None:
+    def choice(self) -> bool | None:
+        """What ``auto`` goes with now (None while it has not timed both ways)."""
+        on, off = self._cost[True], self._cost[False]
+        return None if len(on) < _PROBES or len(off) < _PROBES else _median(on) < _median(off)
+
+    def record(self, n: int, distinct: int | None, tried: bool = False, seconds: float | None = None) -> None:
         with self._lock:
             self.batches += 1
             self.rows += n
-            if distinct is None:
-                self.scored += n
-                return
-            if distinct < n * (1.0 if self.mode == "on" else DEDUPE_BELOW):
+            if distinct is not None and distinct < n * (1.0 if self.mode == "on" else DEDUPE_BELOW):
                 self.deduped += 1
                 self.scored += distinct
             else:
                 self.scored += n
-                if self.mode == "auto":
-                    self._skip = 15  # mostly distinct: probe again after 15 batches
+            if seconds is not None and n:
+                costs = self._cost[tried]
+                costs.append(seconds / n)
+                del costs[:-5]
+
+
+def _median(xs: list[float]) -> float:
+    ys = sorted(xs)
+    return ys[len(ys) // 2]
 
 
 def score_expr(
@@ -118,7 +140,10 @@ def score_expr(
         n = df.height
         distinct = None
         out = None
-        if (n >= 2048 or dedupe.mode == "on") and dedupe.plan():
+        timed = n >= 2048 and dedupe.mode == "auto"
+        tried = (n >= 2048 or dedupe.mode == "on") and dedupe.plan()
+        t0 = time.perf_counter() if timed else 0.0
+        if tried:
             uniq = df.unique()
             distinct = uniq.height
             if distinct < n * (1.0 if dedupe.mode == "on" else DEDUPE_BELOW):
@@ -126,7 +151,7 @@ def score_expr(
                 out = df.join(scored, on=df.columns, how="left", nulls_equal=True, maintain_order="left").drop(df.columns)
         if out is None:
             out = score(df)
-        dedupe.record(n, distinct)
+        dedupe.record(n, distinct, tried, time.perf_counter() - t0 if timed else None)
         if on_rows is not None:
             on_rows(n)
         return out.select(list(dtype.to_schema())).to_struct("s").cast(dtype)
@@ -320,15 +345,30 @@ def _stable_sort(part: pl.DataFrame, repeated: bool) -> pl.DataFrame:
     """``part`` sorted by task id, stable, nulls last. When task ids repeat a lot (real
     archives: the same tasks run after run), ranking the distinct ids and sorting the
     rows by that integer rank is several times faster than comparing the strings row
-    against row; when they are mostly distinct, the ranking costs more than it saves."""
+    against row; when they are mostly distinct, Arrow's stable sort of the ids (about a
+    third cheaper than Polars' on long ids) gives the order."""
     if part.height < 2:
         return part
-    if not repeated:
-        return part.sort("task_id", nulls_last=True, maintain_order=True)
+    # One chunk per column: gathering the rows of a many-chunk frame (one chunk per
+    # Parquet row group) costs far more than the sort.
+    part = part.rechunk()
     ids = part.get_column("task_id")
+    if not repeated:
+        import pyarrow.compute as pc
+
+        # Arrow places nulls last by default and its sort_indices is stable.
+        order = pl.Series(pc.sort_indices(ids.to_arrow()))
+        return part[order]
     distinct = ids.drop_nulls().unique().sort()
     rank = ids.replace_strict(distinct, pl.int_range(len(distinct), dtype=pl.UInt32, eager=True), default=None, return_dtype=pl.UInt32)
     return part.with_columns(rank.alias("__rank")).sort("__rank", nulls_last=True, maintain_order=True).drop("__rank")
+
+
+def _mostly_repeated(ids: pl.Series) -> bool:
+    """Whether the task ids repeat a lot (fewer than a quarter distinct), judged on an
+    evenly spaced sample of a few thousand."""
+    sample = ids.gather_every(max(1, len(ids) // 4096)).drop_nulls()
+    return len(sample) > 0 and sample.n_unique() * 4 < len(sample)
 
 
 class _Runs:
@@ -416,22 +456,137 @@ def _bucket_expr(bounds: list[str]) -> pl.Expr:
     return pl.col("task_id").cast(pl.String).map_batches(bucket, return_dtype=pl.UInt32, is_elementwise=True)
 
 
-def _sample_bounds(scan: pl.LazyFrame, rows: int, parts: int) -> list[str]:
-    step = max(1, rows // (parts * 2000))
-    sample = scan.select(pl.col("task_id")).gather_every(step).drop_nulls().collect(engine="streaming").get_column("task_id").sort()
+def _bounds_of(sample: pl.Series, parts: int) -> list[str]:
+    """``parts - 1`` range bounds at the quantiles of a sample of task ids."""
+    sample = sample.drop_nulls().sort()
     if not len(sample):
         return []
     qs = [sample[min(len(sample) - 1, (i * len(sample)) // parts)] for i in range(1, parts)]
     return sorted(set(qs))
 
 
+def _sample_bounds(scan: pl.LazyFrame, rows: int, parts: int) -> list[str]:
+    step = max(1, rows // (parts * 2000))
+    return _bounds_of(scan.select(pl.col("task_id")).gather_every(step).collect(engine="streaming").get_column("task_id"), parts)
+
+
+def _parquet_size(files: list[str]) -> tuple[int, int]:
+    """(rows, uncompressed bytes) of Parquet files, from their footers."""
+    import pyarrow.parquet as pq
+
+    rows = size = 0
+    for f in files:
+        md = pq.read_metadata(f)
+        rows += md.num_rows
+        size += sum(md.row_group(i).total_byte_size for i in range(md.num_row_groups))
+    return rows, size
+
+
+#: Rows of the archive read (spread over it) to choose the range partitions of the
+#: comparison before the pass.
+_SAMPLE_ROWS = 1 << 15
+
+
+def _plan_partitions(scan: ArchiveScan, budget: int) -> list[str] | None:
+    """Range bounds that split the comparison rows into partitions of about ``budget``
+    bytes, chosen before the pass from a sample of the archive (for a table whose row
+    count is known, slices spread across it; else the first lines of the file), or None
+    when the comparison fits the budget or no sample can be read cheaply. Bounds only
+    decide the balance: a partition that comes out too large is split again."""
+    try:
+        if scan.rows is not None:
+            rows = scan.rows
+            if rows * 48 <= budget:
+                return None
+            cols = [c for c in ("task_id", "prediction", "truth") if c in scan.frame.collect_schema()]
+            pieces = 64
+            take = max(1, min(_SAMPLE_ROWS // pieces, rows // pieces))
+            sel = scan.frame.select(cols)
+            sample = pl.concat([sel.slice((i * rows) // pieces, take).collect() for i in range(pieces)])
+            if not sample.height:
+                return None
+            per_row = sum(sample.get_column(c).str.len_bytes().fill_null(0).sum() for c in cols) / sample.height
+            est = int((per_row + sample.get_column("task_id").str.len_bytes().fill_null(0).mean() + 48) * rows)  # type: ignore[operator]
+            ids = sample.get_column("task_id")
+        else:
+            if scan.bytes <= budget:
+                return None
+            est = scan.bytes  # the comparison rows are about the text of the archive
+            ids = _head_ids(scan)
+            if ids is None:
+                return None
+    except Exception:  # noqa: BLE001 (a sample that cannot be read: the pass reports it)
+        return None
+    parts = min(-(-est // budget), _FANOUT)
+    if parts <= 1:
+        return None
+    bounds = _bounds_of(ids, parts)
+    return bounds or None
+
+
+def _head_ids(scan: ArchiveScan) -> pl.Series | None:
+    """Task ids of the first lines of a JSONL or CSV/TSV archive, read on the side (the
+    archive's own reader reports bad lines once, in the pass)."""
+    import json
+
+    col = scan.layout.task_id
+    if col is None or len(scan.files) != 1:
+        return None
+    path = scan.files[0]
+    with open(path, "rb") as fh:
+        head = fh.read(4 << 20)
+    cut = head.rfind(b"\n")
+    if cut <= 0:
+        return None
+    head = head[: cut + 1]
+    name = str(path).lower()
+    if name.endswith((".jsonl", ".ndjson", ".jsonl.gz")) or head.lstrip()[:1] == b"{":
+        ids = []
+        for line in head.splitlines():
+            try:
+                v = json.loads(line).get(col)
+            except Exception:  # noqa: BLE001
+                continue
+            ids.append(None if v is None else str(v))
+        return pl.Series("task_id", ids, dtype=pl.String)
+    sep = "\t" if name.endswith(".tsv") else ","
+    df = pl.read_csv(head, separator=sep, columns=[col], infer_schema=False, truncate_ragged_lines=True)
+    return df.get_column(col).cast(pl.String)
+
+
+def _emit_part(files: list[str], out: _ComparisonOut, budget: int, scratch: str, depth: int) -> None:
+    """One range partition (or the whole comparison) in order: held and sorted in memory
+    when it fits ``budget`` (copied as it is when already sorted), else split again."""
+    rows, size = _parquet_size(files)
+    if not rows:
+        return
+    if size > budget:
+        _emit_sorted(files, out, size, rows, budget, None, scratch, depth)
+        return
+    part = pl.read_parquet(files)
+    ids = part.get_column("task_id")
+    out.write(part if ids.is_sorted(nulls_last=True) else _stable_sort(part, _mostly_repeated(ids)))
+
+
+def _ready(files: list[str], budget: int) -> pl.DataFrame | None:
+    """One range partition read and sorted (as :func:`_emit_part` does), or None when
+    it is larger than ``budget`` and must be split again."""
+    rows, size = _parquet_size(files)
+    if size > budget:
+        return None
+    part = pl.read_parquet(files)
+    ids = part.get_column("task_id")
+    return part if ids.is_sorted(nulls_last=True) else _stable_sort(part, _mostly_repeated(ids))
+
+
 def _emit_sorted(
     files: list[str], out: _ComparisonOut, est_bytes: int, rows: int, budget: int, distinct_ids: int | None, scratch: str, depth: int = 0
 ) -> None:
-    """Write the comparison rows held in the Parquet ``files`` (in archive order) sorted
-    by task id, stable, nulls last. Rows already in order are copied batch by batch; rows
-    that fit ``budget`` are sorted in memory; larger ones are split into range
-    partitions in one pass, each handled the same way in order."""
+    """Write the comparison rows held in the Parquet ``files`` (in archive order), larger
+    than ``budget``, sorted by task id, stable, nulls last. Rows already in order are
+    copied batch by batch; else they are split into range partitions in one pass, each
+    handled by :func:`_emit_part` in order (a partition that cannot be split, one heavy
+    id range, is sorted in memory)."""
     scan = pl.scan_parquet(files)
     if _is_sorted(scan):
         for b in scan.collect_batches(chunk_size=_BATCH_ROWS):
@@ -440,41 +595,67 @@ def _emit_sorted(
     parts = min(max(1, -(-est_bytes // budget)), _FANOUT)
     bounds = _sample_bounds(scan, rows, parts) if parts > 1 and depth < 6 else []
     if not bounds:
-        repeated = distinct_ids is None or distinct_ids * 4 < rows
-        part = _stable_sort(scan.collect(engine="streaming"), repeated)
-        out.write(part)
+        part = scan.collect(engine="streaming")
+        out.write(_stable_sort(part, _mostly_repeated(part.get_column("task_id"))))
         return
     where = os.path.join(scratch, f"d{depth}")
     shutil.rmtree(where, ignore_errors=True)
-    scan.with_columns(_bucket_expr(bounds).alias("__gaia_fast_part")).sink_parquet(
-        pl.PartitionBy(where, key="__gaia_fast_part", include_key=False), mkdir=True, compression="lz4"
+    _split(scan.with_columns(_bucket_expr(bounds).alias(_PART_KEY)), where)
+    for sub in _partition_files(where, bounds):
+        n, size = _parquet_size(sub)
+        if n >= rows:  # no progress (one heavy id range): do not split it again
+            part = pl.read_parquet(sub)
+            out.write(_stable_sort(part, _mostly_repeated(part.get_column("task_id"))))
+        else:
+            _emit_part(sub, out, budget, where, depth + 1)
+        shutil.rmtree(os.path.dirname(sub[0]), ignore_errors=True)
+
+
+_PART_KEY = "__gaia_fast_part"
+
+#: Rows of a row group while rows are split by range: each open range holds one row
+#: group being built, so memory grows with their size times the number of ranges.
+_SPLIT_ROW_GROUP = 32768
+
+
+def _split(rows: pl.LazyFrame, where: str) -> None:
+    """Write ``rows`` (with a ``_PART_KEY`` column) under ``where``, one folder per
+    range, rows of a range in their order."""
+    rows.sink_parquet(
+        pl.PartitionBy(where, key=_PART_KEY, include_key=False), mkdir=True, compression="lz4", statistics=False, row_group_size=_SPLIT_ROW_GROUP
     )
+
+
+def _partition_files(where: str, bounds: list[str]) -> list[list[str]]:
+    """The files of each range partition written under ``where``, partitions in order."""
+    found = []
     for k in range(len(bounds) + 2):
-        folder = os.path.join(where, f"__gaia_fast_part={k}")
-        if not os.path.isdir(folder):
-            continue
-        sub = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".parquet"))
-        n = pl.scan_parquet(sub).select(pl.len()).collect().item() if sub else 0
-        if n:
-            share = n / rows if rows else 1.0
-            if n >= rows:  # no progress (one heavy id range): do not split it again
-                _emit_sorted(sub, out, budget, n, budget, distinct_ids, where, depth + 1)
-            else:
-                sub_distinct = None if distinct_ids is None else max(1, int(distinct_ids * share))
-                _emit_sorted(sub, out, int(est_bytes * share), n, budget, sub_distinct, where, depth + 1)
-        shutil.rmtree(folder, ignore_errors=True)
+        folder = os.path.join(where, f"{_PART_KEY}={k}")
+        if os.path.isdir(folder):
+            sub = sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".parquet"))
+            if sub:
+                found.append(sub)
+    return found
 
 
-def _sorted_comparison(
-    src: str, dest_tmp: str, est_bytes: int, rows: int, budget: int, distinct_ids: int | None = None, scratch: str | None = None
-) -> tuple[int, list[str]]:
-    """Write the comparison rows of the Parquet file ``src`` (in archive order) to
-    ``dest_tmp`` sorted by task id (stable, nulls last); memory stays about ``budget``
-    bytes of rows (see :func:`_emit_sorted`). Returns (number of duplicated task ids,
-    the first few of them in order)."""
+def _sorted_comparison(parts: list[list[str]], dest_tmp: str, budget: int, scratch: str) -> tuple[int, list[str]]:
+    """Write the comparison rows held in Parquet files (each entry of ``parts`` a range
+    partition, in order, its rows in archive order) to ``dest_tmp`` sorted by task id
+    (stable, nulls last); memory stays about ``budget`` bytes of rows. Returns (number of
+    duplicated task ids, the first few of them in order)."""
+    # (Reading and sorting the next range while one is written saves wall time, but
+    # two ranges held at once raised the peak by a fifth on a 50M-row archive.)
     with open(dest_tmp, "wb") as fh:
         out = _ComparisonOut(fh)
-        _emit_sorted([src], out, est_bytes, rows, budget, distinct_ids, scratch or os.path.dirname(src))
+        for files in parts:
+            part = _ready(files, budget)
+            if part is None:
+                _emit_part(files, out, budget, scratch, 1)
+            elif part.height:
+                out.write(part)
+            del part
+            for f in files:  # the disk a range held is free for the next
+                os.remove(f)
         if out.header:  # no rows: the header alone
             write_comparison_lines(pl.Series("line", [], pl.String), fh, header=True)
     return out.runs.count, out.runs.first
@@ -522,20 +703,22 @@ def grade_scan(
         scratch_dir = temps.scratch(comparison)
         cmp_rows_file = os.path.join(scratch_dir, "rows.parquet")
 
-        queries: list[Any] = [visible.select(cmp_exprs).sink_parquet(cmp_rows_file, lazy=True, compression="lz4")]
+        # The comparison rows are written once in archive order with their task-id
+        # range (bounds from a sample read before the pass), then split by range in one
+        # read and write of their own, and each range read once to be sorted in memory.
+        # (Splitting inside the pass itself costs less CPU but the engine then holds
+        # several hundred MB more while the other outputs are written.)
+        bounds = _plan_partitions(scan, sort_budget)
+        cmp_rows = visible.select(cmp_exprs)
+        if bounds is not None:
+            cmp_rows = cmp_rows.with_columns(_bucket_expr(bounds).alias(_PART_KEY))
+        queries: list[Any] = [cmp_rows.sink_parquet(cmp_rows_file, lazy=True, compression="lz4", statistics=False)]
         if out_tmp is not None:
             queries.append(sink_table(visible.drop("input_status", "input_reason", strict=False), out_tmp, table_format(out)))
         # One select of small aggregates straight from the scored rows: (sharing a
         # sub-plan other than ``scored`` between queries makes the engine run the scan
         # and the scorer twice).
-        text_bytes = [
-            pl.col(c).cast(pl.String).str.len_bytes().fill_null(0).sum() for c in ("task_id", "task_id", "truth", "prediction") if c in sschema  # the id is in its line too
-        ]
-        aggs = [
-            pl.len().alias("rows"),
-            pl.sum_horizontal(text_bytes).alias("bytes") if text_bytes else pl.lit(0).alias("bytes"),
-            pl.col("task_id").approx_n_unique().alias("distinct_ids"),
-        ]
+        aggs = [pl.len().alias("rows")]
         if differ_expr is not None:
             aggs.append(differ_expr.alias("differ"))
         if LEVEL_LOST in sschema:
@@ -574,8 +757,14 @@ def grade_scan(
         summ = summary_from_groups(groups, graded=graded)
         csumm = summary_from_groups(cgroups, graded=sschema["compare_score"].is_float()) if cgroups is not None else None
         n_rows = int(totals["rows"])
-        est = int(totals["bytes"] or 0) + 48 * n_rows
-        dup_count, dup_first = _sorted_comparison(cmp_rows_file, cmp_final, est, n_rows, sort_budget, int(totals["distinct_ids"] or 0), scratch_dir)
+        if bounds is None:
+            parts = [[cmp_rows_file]]
+        else:
+            parts_dir = os.path.join(scratch_dir, "parts")
+            _split(pl.scan_parquet(cmp_rows_file), parts_dir)
+            os.remove(cmp_rows_file)
+            parts = _partition_files(parts_dir, bounds)
+        dup_count, dup_first = _sorted_comparison(parts, cmp_final, sort_budget, scratch_dir)
         _publish(cmp_final, comparison)
         if out_tmp is not None and out is not None:
             _publish(out_tmp, out)

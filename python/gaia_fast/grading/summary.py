@@ -148,8 +148,11 @@ def fold_statuses(
     """The scorer's ``score``/``kind``/``status``/``reason`` with the reader's input
     statuses folded in (the rules of :func:`score_archive`), as expressions named with
     ``prefix``; elementwise, so they run in the streaming engine."""
-    inp = input_status.cast(pl.String)
-    st = status.cast(pl.String)
+    # Compared and chosen as categoricals when the status is one (integer codes, no
+    # text per row); input statuses are mostly null, so their cast is cheap.
+    as_is = status_dtype if isinstance(status_dtype, (pl.Categorical, pl.Enum)) else pl.String
+    inp = input_status.cast(as_is)
+    st = status.cast(as_is)
     wrong = pl.lit(False) if score_dtype == pl.Boolean else pl.lit(0.0)
     no_truth = st == "no_truth"
     new_status = (
@@ -227,8 +230,12 @@ def status_groups(scored: pl.LazyFrame, *, prefix: str = "") -> pl.LazyFrame:
         value = (pl.col(score).cast(pl.Float64).fill_null(0.0) * float(_FIXED)).cast(pl.Int128)
     else:
         value = pl.col(score).fill_null(False).cast(pl.Int64)
-    return scored.group_by(level.alias("level"), pl.col(prefix + "status").cast(pl.String).alias("status")).agg(
-        pl.len().cast(pl.Int64).alias("rows"), value.sum().alias("value")
+    # Grouped on the status as it is (a categorical groups by its integer code) and
+    # turned into text once per group, not once per row.
+    return (
+        scored.group_by(level.alias("level"), pl.col(prefix + "status").alias("status"))
+        .agg(pl.len().cast(pl.Int64).alias("rows"), value.sum().alias("value"))
+        .with_columns(pl.col("status").cast(pl.String))
     )
 
 
