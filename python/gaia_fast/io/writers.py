@@ -168,12 +168,12 @@ def comparison_exprs(schema: pl.Schema | dict) -> list[pl.Expr]:
     ]
 
 
-def _csv_lines(rows: pl.Series) -> pl.Series:
-    # The fields of each row as one CSV line, built natively with the GIL released (one
-    # pass over the bytes; the same dialect as write_comparison_rows).
-    from gaia_fast import _native
-
-    return pl.Series("line", _native.csv_lines_arrow([rows.struct.field(c) for c in COMPARISON_COLUMNS]))
+def _csv_field(e: pl.Expr) -> pl.Expr:
+    # The dialect of write_comparison_rows: empty and null are written as nothing; a
+    # field holding a comma, a quote, CR or LF is quoted, its quotes doubled.
+    f = e.cast(pl.String).fill_null("")
+    quoted = pl.concat_str(pl.lit('"'), f.str.replace_all('"', '""', literal=True), pl.lit('"'))
+    return pl.when(f.str.contains(r'[,"\r\n]')).then(quoted).otherwise(f)
 
 
 def comparison_line_exprs(schema: pl.Schema | dict) -> list[pl.Expr]:
@@ -182,8 +182,7 @@ def comparison_line_exprs(schema: pl.Schema | dict) -> list[pl.Expr]:
     are written as they are (see :func:`write_comparison_lines`). Elementwise: it runs
     in the streaming pass."""
     fields = comparison_exprs(schema)
-    rows = pl.struct([e.cast(pl.String).alias(c) for e, c in zip(fields, COMPARISON_COLUMNS, strict=True)])
-    return [fields[0], rows.map_batches(_csv_lines, return_dtype=pl.String, is_elementwise=True).alias("line")]
+    return [fields[0], pl.concat_str([_csv_field(e) for e in fields], separator=",").alias("line")]
 
 
 def write_comparison_lines(lines: pl.Series, fh, *, header: bool) -> None:

@@ -4,7 +4,6 @@
 pub mod batch;
 pub mod caption;
 pub mod choice;
-pub mod csvline;
 pub mod extract;
 pub mod fasthash;
 pub mod gaia;

@@ -7,7 +7,6 @@
 mod arrow_io;
 mod caption;
 mod choice;
-mod csvline;
 mod extract;
 mod olympiad;
 mod omni3d;
@@ -252,7 +251,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<wtf8::SurrogateWindow>()?;
     caption::register(m)?;
     choice::register(m)?;
-    csvline::register(m)?;
     extract::register(m)?;
     olympiad::register(m)?;
     omni3d::register(m)?;
