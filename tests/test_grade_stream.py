@@ -334,7 +334,7 @@ def test_partitions_split_again_when_one_pass_cannot_reach_the_budget(tmp_path, 
     monkeypatch.setattr(archive, "_FANOUT", 2)
     depths = []
     real = archive._emit_sorted
-    monkeypatch.setattr(archive, "_emit_sorted", lambda *a, **k: depths.append(a[-1] if len(a) > 7 else k.get("depth", 0)) or real(*a, **k))
+    monkeypatch.setattr(archive, "_emit_sorted", lambda *a, **k: depths.append(a[-1] if len(a) > 6 else k.get("depth", 0)) or real(*a, **k))
     e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, truth_col="true_answer")
     s_cmp, s_out, got = stream_outputs(path, tmp_path, sort_budget=20_000, truth_col="true_answer")
     assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum

@@ -252,8 +252,8 @@ def keyed_lists(draw) -> tuple[str, str]:
 @example((",".join(["$1", "1"] * 10), "1, $1, x"))
 @example((",".join(["1"] * 10 + ["$1"] * 10), "$1, 1, 1"))
 def test_long_lists_graded_native_vs_twin(pair):
-    """Graded list credit on long predictions (matched by key when the truth's pieces are
-    all numbers or all texts) against the twin's pairwise matching."""
+    """Graded list credit on long predictions (matched by key unless a piece is wanted
+    both as a number and as a text) against the twin's pairwise matching."""
     p, t = pair
     for level in (None, 2):
         n, r = nat.graded_score(p, t, level), ref.graded_score(p, t, level)

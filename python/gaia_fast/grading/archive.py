@@ -540,7 +540,7 @@ def _head_ids(scan: ArchiveScan) -> pl.Series | None:
         return None
     head = head[: cut + 1]
     name = str(path).lower()
-    if name.endswith((".jsonl", ".ndjson", ".jsonl.gz")) or head.lstrip()[:1] == b"{":
+    if name.endswith((".jsonl", ".ndjson")) or head.lstrip()[:1] == b"{":
         ids = []
         for line in head.splitlines():
             try:
@@ -561,26 +561,15 @@ def _emit_part(files: list[str], out: _ComparisonOut, budget: int, scratch: str,
     if not rows:
         return
     if size > budget:
-        _emit_sorted(files, out, size, rows, budget, None, scratch, depth)
+        _emit_sorted(files, out, size, rows, budget, scratch, depth)
         return
     part = pl.read_parquet(files)
     ids = part.get_column("task_id")
     out.write(part if ids.is_sorted(nulls_last=True) else _stable_sort(part, _mostly_repeated(ids)))
 
 
-def _ready(files: list[str], budget: int) -> pl.DataFrame | None:
-    """One range partition read and sorted (as :func:`_emit_part` does), or None when
-    it is larger than ``budget`` and must be split again."""
-    rows, size = _parquet_size(files)
-    if size > budget:
-        return None
-    part = pl.read_parquet(files)
-    ids = part.get_column("task_id")
-    return part if ids.is_sorted(nulls_last=True) else _stable_sort(part, _mostly_repeated(ids))
-
-
 def _emit_sorted(
-    files: list[str], out: _ComparisonOut, est_bytes: int, rows: int, budget: int, distinct_ids: int | None, scratch: str, depth: int = 0
+    files: list[str], out: _ComparisonOut, est_bytes: int, rows: int, budget: int, scratch: str, depth: int = 0
 ) -> None:
     """Write the comparison rows held in the Parquet ``files`` (in archive order), larger
     than ``budget``, sorted by task id, stable, nulls last. Rows already in order are
@@ -648,12 +637,7 @@ def _sorted_comparison(parts: list[list[str]], dest_tmp: str, budget: int, scrat
     with open(dest_tmp, "wb") as fh:
         out = _ComparisonOut(fh)
         for files in parts:
-            part = _ready(files, budget)
-            if part is None:
-                _emit_part(files, out, budget, scratch, 1)
-            elif part.height:
-                out.write(part)
-            del part
+            _emit_part(files, out, budget, scratch, 1)
             for f in files:  # the disk a range held is free for the next
                 os.remove(f)
         if out.header:  # no rows: the header alone

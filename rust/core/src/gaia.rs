@@ -1415,12 +1415,12 @@ mod tests {
         assert_eq!(list_credit(&rev, &big).1, Kind::Reordered);
     }
 
-    /// List credit by key (long predictions, truths of one kind) against the pairwise
+    /// List credit by key (long predictions) against the pairwise
     /// matching: numbers spelled many ways (zero and minus zero, NaN, infinities, 15 to 20
     /// digits, leading zeros, Unicode digits), texts with case, whitespace and Greek sigmas
     /// in every context, pieces that extend a truth piece, truths with few and many
-    /// distinct pieces, ASCII and non-ASCII predictions; truths mixing both kinds are left
-    /// to the pairwise rule.
+    /// distinct pieces, ASCII and non-ASCII predictions; truths mixing both kinds (a piece
+    /// both kinds still want leaves the list to the pairwise rule).
     #[test]
     fn keyed_list_credit_agrees_with_pairwise() {
         let numbers = [
