@@ -182,7 +182,11 @@ def comparison_line_exprs(schema: pl.Schema | dict) -> list[pl.Expr]:
     are written as they are (see :func:`write_comparison_lines`). Elementwise: it runs
     in the streaming pass."""
     fields = comparison_exprs(schema)
-    return [fields[0], pl.concat_str([_csv_field(e) for e in fields], separator=",").alias("line")]
+    # A level (an integer) and a match (True/False) never need quotes: skipping their
+    # check saves a fifth of the line's cost.
+    plain = {"level", "match"}
+    cells = [e if e.meta.output_name() in plain else _csv_field(e) for e in fields]
+    return [fields[0], pl.concat_str(cells, separator=",").alias("line")]
 
 
 def write_comparison_lines(lines: pl.Series, fh, *, header: bool) -> None:
