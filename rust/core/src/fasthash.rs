@@ -9,9 +9,14 @@ pub struct MulHasher(u64);
 
 impl std::hash::Hasher for MulHasher {
     fn finish(&self) -> u64 {
-        // A final mix, so that the low bits the table indexes with depend on every input bit.
-        let h = self.0;
-        (h ^ (h >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (h >> 32)
+        // splitmix64's finaliser, so that the low bits the table indexes with depend on
+        // every input bit. (A multiply keeps trailing zeros: the bits of a double holding a
+        // small integer are zero at the bottom, and a lighter mix left them so, putting
+        // every such key in one probe sequence.)
+        let mut h = self.0;
+        h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        h ^ (h >> 31)
     }
     fn write(&mut self, bytes: &[u8]) {
         let mut chunks = bytes.chunks_exact(8);

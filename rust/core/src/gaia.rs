@@ -712,7 +712,7 @@ fn list_matches_keyed(pred: &str, truth: &str) -> Option<(usize, usize)> {
             if bag.is_empty() {
                 break;
             }
-            // A NaN's key is no truth key (the mix is a bijection), so it takes nothing.
+            // A NaN's bits are no truth key, so it takes nothing.
             matched += usize::from(bag.take(&number_key(piece_number(p))));
         }
     } else {
@@ -771,12 +771,14 @@ fn digits_value(p: &str) -> Option<f64> {
         .then(|| b.iter().fold(0u64, |acc, &d| acc * 10 + u64::from(d - b'0')) as f64)
 }
 
-/// The map key of a number: `-0.0` as `0.0`; NaN keys are never stored. The bits of a
-/// double that holds a small integer vary only at the top, and the map's hasher indexes by
-/// low bits: a bijective mix spreads them, or every such key lands in one probe sequence.
+/// The map key of a number: its bits, `-0.0` as `0.0`; NaN keys are never stored.
 #[inline]
 fn number_key(v: f64) -> u64 {
-    mix_bits(if v == 0.0 { 0 } else { v.to_bits() })
+    if v == 0.0 {
+        0
+    } else {
+        v.to_bits()
+    }
 }
 
 /// Writes the normal form of `p` to `out` and says whether it is at most `limit` bytes
@@ -988,14 +990,6 @@ fn list_matches_indexed(pred: &str, n_pred: usize, truth: &str) -> (usize, usize
 }
 
 const NONE: usize = usize::MAX;
-
-/// splitmix64's finaliser: a bijection on `u64` whose every output bit depends on every input bit.
-#[inline]
-fn mix_bits(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
-}
 
 /// Chains of the pieces by key (`None`: the piece has no key): the head of each key's
 /// chain, and each piece's successor with the same key, in index order.
