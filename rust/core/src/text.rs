@@ -293,12 +293,14 @@ fn is_case_ignorable(c: char) -> bool {
 
 /// Python's Final_Sigma test for the U+03A3 at `chars[i]`.
 fn final_sigma(chars: &[char], i: usize) -> bool {
-    let before = chars[..i].iter().rev().find(|&&c| !is_case_ignorable(c));
-    if !before.is_some_and(|&c| is_cased(c)) {
-        return false;
-    }
-    let after = chars[i + 1..].iter().find(|&&c| !is_case_ignorable(c));
-    !after.is_some_and(|&c| is_cased(c))
+    final_sigma_between(chars[..i].iter().rev().copied(), chars[i + 1..].iter().copied(), is_case_ignorable)
+}
+
+/// Final_Sigma for a sigma with the characters `before` it (nearest first) and `after`
+/// it, passing over the characters `ignored` (case-ignorable ones, and whatever the
+/// caller's text has deleted): a cased character before, none after.
+fn final_sigma_between(mut before: impl Iterator<Item = char>, mut after: impl Iterator<Item = char>, ignored: impl Fn(char) -> bool) -> bool {
+    before.find(|&c| !ignored(c)).is_some_and(is_cased) && !after.find(|&c| !ignored(c)).is_some_and(is_cased)
 }
 
 /// Append Python `str.lower()` of `chars` to `out`.
@@ -853,11 +855,7 @@ impl Iterator for NormChars<'_> {
 /// neither whitespace nor case-ignorable, and U+03A3 is such a character, so the scans of
 /// all the sigmas of a text together pass each character at most twice.
 fn final_sigma_at(s: &str, i: usize) -> bool {
-    let context = |c: &char| !is_py_space(*c) && !is_case_ignorable(*c);
-    if !s[..i].chars().rev().find(context).is_some_and(is_cased) {
-        return false;
-    }
-    !s[i + '\u{3A3}'.len_utf8()..].chars().find(context).is_some_and(is_cased)
+    final_sigma_between(s[..i].chars().rev(), s[i + '\u{3A3}'.len_utf8()..].chars(), |c| is_py_space(c) || is_case_ignorable(c))
 }
 
 /// Quote `s` for an explanation: double quotes; `\\`, `\"`, `\n`, `\r`, `\t` escaped;

@@ -42,7 +42,6 @@ fn rules() -> impl Strategy<Value = NormRule> {
     (any::<bool>(), any::<bool>()).prop_map(|(drop_punct, lower)| NormRule { drop_punct, lower })
 }
 
-const PY_ASCII_WS: &[u8] = b" \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f";
 const PUNCT: &[u8] = b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 
 /// Python `float()` on ASCII text, from its grammar: strip whitespace (not U+001C..U+001F,
