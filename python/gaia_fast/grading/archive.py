@@ -22,6 +22,7 @@ import shutil
 import tempfile
 import threading
 import time
+from statistics import median_high
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,18 +74,19 @@ class Dedupe:
             return self.mode == "on"
         with self._lock:
             self._planned += 1
-            on, off = self._cost[True], self._cost[False]
-            if len(on) < _PROBES or len(off) < _PROBES:
-                return len(on) <= len(off)  # alternate, dedupe first
-            best = _median(on) < _median(off)
-            if self._planned % _REPROBE == 0:
-                return not best
-            return best
+            best = self._best()
+            if best is None:
+                return len(self._cost[True]) <= len(self._cost[False])  # alternate, dedupe first
+            return not best if self._planned % _REPROBE == 0 else best
 
     def choice(self) -> bool | None:
         """What ``auto`` goes with now (None while it has not timed both ways)."""
+        with self._lock:
+            return self._best()
+
+    def _best(self) -> bool | None:
         on, off = self._cost[True], self._cost[False]
-        return None if len(on) < _PROBES or len(off) < _PROBES else _median(on) < _median(off)
+        return None if len(on) < _PROBES or len(off) < _PROBES else median_high(on) < median_high(off)
 
     def record(self, n: int, distinct: int | None, tried: bool = False, seconds: float | None = None) -> None:
         with self._lock:
@@ -99,11 +101,6 @@ class Dedupe:
                 costs = self._cost[tried]
                 costs.append(seconds / n)
                 del costs[:-5]
-
-
-def _median(xs: list[float]) -> float:
-    ys = sorted(xs)
-    return ys[len(ys) // 2]
 
 
 def score_expr(
@@ -563,7 +560,11 @@ def _emit_part(files: list[str], out: _ComparisonOut, budget: int, scratch: str,
     if size > budget:
         _emit_sorted(files, out, size, rows, budget, scratch, depth)
         return
-    part = pl.read_parquet(files)
+    _write_sorted(pl.read_parquet(files), out)
+
+
+def _write_sorted(part: pl.DataFrame, out: _ComparisonOut) -> None:
+    """``part``, held in memory, written in task-id order (as it is when already so)."""
     ids = part.get_column("task_id")
     out.write(part if ids.is_sorted(nulls_last=True) else _stable_sort(part, _mostly_repeated(ids)))
 
@@ -584,8 +585,7 @@ def _emit_sorted(
     parts = min(max(1, -(-est_bytes // budget)), _FANOUT)
     bounds = _sample_bounds(scan, rows, parts) if parts > 1 and depth < 6 else []
     if not bounds:
-        part = scan.collect(engine="streaming")
-        out.write(_stable_sort(part, _mostly_repeated(part.get_column("task_id"))))
+        _write_sorted(scan.collect(engine="streaming"), out)
         return
     where = os.path.join(scratch, f"d{depth}")
     shutil.rmtree(where, ignore_errors=True)
@@ -593,8 +593,7 @@ def _emit_sorted(
     for sub in _partition_files(where, bounds):
         n, size = _parquet_size(sub)
         if n >= rows:  # no progress (one heavy id range): do not split it again
-            part = pl.read_parquet(sub)
-            out.write(_stable_sort(part, _mostly_repeated(part.get_column("task_id"))))
+            _write_sorted(pl.read_parquet(sub), out)
         else:
             _emit_part(sub, out, budget, where, depth + 1)
         shutil.rmtree(os.path.dirname(sub[0]), ignore_errors=True)

@@ -146,9 +146,9 @@ def comparison_exprs(schema: pl.Schema | dict) -> list[pl.Expr]:
     """The columns of ``answer_comparison.csv`` from a scored frame with this schema, in
     row order (see :func:`comparison_frame`)."""
     cols = list(schema)
-    # Statuses compared as they are (a categorical compares by code, not text per row).
-    text_like = "status" in cols and (schema["status"] == pl.String or isinstance(schema["status"], (pl.Categorical, pl.Enum)))
-    status = (pl.col("status") if text_like else pl.col("status").cast(pl.String)) if "status" in cols else pl.lit(None, pl.String)
+    status = pl.col("status") if "status" in cols else pl.lit(None, pl.String)
+    if "status" in cols and not (schema["status"] == pl.String or isinstance(schema["status"], (pl.Categorical, pl.Enum))):
+        status = status.cast(pl.String)  # a categorical compares by code, not text per row
     truth = pl.col("truth") if "truth" in cols else pl.lit(None, pl.String)
     level = pl.col("level").cast(pl.Int64) if "level" in cols else pl.lit(None, pl.Int64)
     score_dtype = schema.get("score")
