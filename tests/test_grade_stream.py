@@ -256,8 +256,8 @@ def test_already_sorted_ids_are_copied_in_order(tmp_path, monkeypatch, budget):
     pl.DataFrame(data).write_parquet(path)
     monkeypatch.setattr(archive, "_BATCH_ROWS", 7)
     sorts = []
-    real = archive._stable_sort
-    monkeypatch.setattr(archive, "_stable_sort", lambda *a: sorts.append(1) or real(*a))
+    real = archive._ComparisonOut.write_sorting
+    monkeypatch.setattr(archive._ComparisonOut, "write_sorting", lambda *a: sorts.append(1) or real(*a))
     e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, truth_col="true_answer")
     s_cmp, s_out, got = stream_outputs(path, tmp_path, sort_budget=budget, truth_col="true_answer")
     assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum

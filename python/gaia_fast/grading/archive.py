@@ -338,36 +338,6 @@ def _publish(tmp: str, dest: Path) -> None:
         raise OSError(e.errno, e.strerror, str(dest)) from None
 
 
-def _stable_sort(part: pl.DataFrame, repeated: bool) -> pl.DataFrame:
-    """``part`` sorted by task id, stable, nulls last. When task ids repeat a lot (real
-    archives: the same tasks run after run), ranking the distinct ids and sorting the
-    rows by that integer rank is several times faster than comparing the strings row
-    against row; when they are mostly distinct, Arrow's stable sort of the ids (about a
-    third cheaper than Polars' on long ids) gives the order."""
-    if part.height < 2:
-        return part
-    # One chunk per column: gathering the rows of a many-chunk frame (one chunk per
-    # Parquet row group) costs far more than the sort.
-    part = part.rechunk()
-    ids = part.get_column("task_id")
-    if not repeated:
-        import pyarrow.compute as pc
-
-        # Arrow places nulls last by default and its sort_indices is stable.
-        order = pl.Series(pc.sort_indices(ids.to_arrow()))
-        return part[order]
-    distinct = ids.drop_nulls().unique().sort()
-    rank = ids.replace_strict(distinct, pl.int_range(len(distinct), dtype=pl.UInt32, eager=True), default=None, return_dtype=pl.UInt32)
-    return part.with_columns(rank.alias("__rank")).sort("__rank", nulls_last=True, maintain_order=True).drop("__rank")
-
-
-def _mostly_repeated(ids: pl.Series) -> bool:
-    """Whether the task ids repeat a lot (fewer than a quarter distinct), judged on an
-    evenly spaced sample of a few thousand."""
-    sample = ids.gather_every(max(1, len(ids) // 4096)).drop_nulls()
-    return len(sample) > 0 and sample.n_unique() * 4 < len(sample)
-
-
 class _Runs:
     """Duplicated task ids found in sorted ids fed chunk by chunk, in order: equal ids
     are neighbours, and a run may continue from one chunk into the next."""
@@ -392,6 +362,15 @@ class _Runs:
             self.first.extend(dups.get_column("t").head(5 - len(self.first)).to_list())
         self._tail = ext.tail(1)
         self._tail_counted = len(ext) >= 2 and ext[-1] is not None and ext[-1] == ext[-2]
+
+    def add(self, count: int, first: list[str], last: str | None) -> None:
+        """Runs counted elsewhere in rows whose ids all sort after every id fed so far
+        (a range partition of its own, so no run continues into them or out of them):
+        ``count`` duplicated ids, the ``first`` of them, and the rows' last id."""
+        self.count += count
+        self.first.extend(first[: max(0, 5 - len(self.first))])
+        self._tail = pl.Series("t", [last], dtype=pl.String)
+        self._tail_counted = False
 
 
 #: Rows read at once when a comparison file is checked or copied in order.
@@ -434,9 +413,26 @@ class _ComparisonOut:
         self.runs = _Runs()
 
     def write(self, rows: pl.DataFrame) -> None:
+        """Rows already in order."""
         self.runs.feed(rows.get_column("task_id"))
         write_comparison_lines(rows.get_column("line"), self.fh, header=self.header)
         self.header = False
+
+    def write_sorting(self, rows: pl.DataFrame) -> None:
+        """Rows of one range partition, in any order: written in task-id order (stable,
+        nulls last) by the native writer, which sorts the ids, not the rows, and counts
+        the duplicated ids as it goes."""
+        from gaia_fast import _native
+
+        if self.header:
+            write_comparison_lines(pl.Series("line", [], pl.String), self.fh, header=True)
+            self.header = False
+        ids = rows.get_column("task_id")
+        tail = None if self.runs._tail is None else self.runs._tail[0]
+        lowest = ids.min()
+        if tail is not None and lowest is not None and not lowest > tail:  # type: ignore[operator]
+            raise AssertionError(f"range partition starts at {lowest!r}, not after {tail!r}")
+        self.runs.add(*_native.write_in_key_order(ids, rows.get_column("line"), self.fh.write))
 
 
 def _bucket_expr(bounds: list[str]) -> pl.Expr:
@@ -565,8 +561,10 @@ def _emit_part(files: list[str], out: _ComparisonOut, budget: int, scratch: str,
 
 def _write_sorted(part: pl.DataFrame, out: _ComparisonOut) -> None:
     """``part``, held in memory, written in task-id order (as it is when already so)."""
-    ids = part.get_column("task_id")
-    out.write(part if ids.is_sorted(nulls_last=True) else _stable_sort(part, _mostly_repeated(ids)))
+    if part.get_column("task_id").is_sorted(nulls_last=True):
+        out.write(part)
+    else:
+        out.write_sorting(part)
 
 
 def _emit_sorted(

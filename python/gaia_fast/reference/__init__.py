@@ -21,6 +21,7 @@ from gaia_fast.reference.gaia import (
     question_scorer,
     score_rows,
 )
+from gaia_fast.reference.order import lines_in_order, repeat_starts, stable_order
 
 __all__ = [
     "gaia_norm",
@@ -32,5 +33,8 @@ __all__ = [
     "official_explained",
     "py_float",
     "question_scorer",
+    "lines_in_order",
+    "repeat_starts",
     "score_rows",
+    "stable_order",
 ]

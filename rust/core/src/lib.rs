@@ -11,6 +11,7 @@ pub mod numpy;
 pub mod olympiad;
 pub mod ocrbench;
 pub mod omni3d;
+pub mod order;
 pub mod surrogate;
 #[cfg(test)]
 mod test_rng;

@@ -10,6 +10,7 @@ mod choice;
 mod extract;
 mod olympiad;
 mod omni3d;
+mod order;
 mod vqa;
 mod wtf8;
 mod yorn;
@@ -254,6 +255,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     extract::register(m)?;
     olympiad::register(m)?;
     omni3d::register(m)?;
+    order::register(m)?;
     vqa::register(m)?;
     yorn::register(m)?;
     m.add("STATUSES", batch::Status::ALL.map(|s| s.name()).to_vec())?;
