@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gaia_fast import _native
-from gaia_fast.reference import lines_in_order, repeat_starts
+from gaia_fast.reference import csv_rows, repeat_starts
 from gaia_fast.reference import stable_order as twin
 
 # Arrow strings are UTF-8: no lone surrogates.
@@ -82,32 +82,58 @@ def test_archive_sized_columns(shape):
     assert polars_order.to_list() == want
 
 
-def written(keys, lines):
+def written(columns, sort=True, batch=50):
     chunks: list[bytes] = []
-    got = _native.write_in_key_order(pl.Series(keys, dtype=pl.String), pl.Series(lines, dtype=pl.String), chunks.append)
+    rows = _native.CsvRows()
+    for i in range(0, len(columns[0]), batch):
+        rows.add([pl.Series(c[i : i + batch], dtype=pl.String) for c in columns])
+    assert len(rows) == len(columns[0])
+    got = rows.write(chunks.append, sort=sort)
     return b"".join(chunks), got
 
 
-def expected(keys, lines):
+def expected(columns, sort=True):
+    keys = columns[0]
+    if not sort:
+        return csv_rows(columns, range(len(keys))), None
     order = twin(keys)
     starts = repeat_starts(keys, order)
     firsts = [keys[order[s]] for s in starts[:5]]
-    return lines_in_order(lines, order), (len(starts), firsts, keys[order[-1]] if order else None)
+    return csv_rows(columns, order), (len(starts), firsts, keys[order[-1]] if order else None)
+
+
+FIELD = st.one_of(st.none(), st.sampled_from(["", ",", '"', "\r", "\n", "\r\n", 'a "b", c', " x ", "é"]), TEXT)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.one_of(st.none(), st.sampled_from(["a", "b", "é", "", "a\x00"]), TEXT), st.one_of(st.none(), TEXT)), max_size=120))
-def test_lines_written_in_key_order(pairs):
-    keys = [k for k, _ in pairs]
-    lines = [v for _, v in pairs]
-    assert written(keys, lines) == expected(keys, lines)
+@given(
+    st.lists(st.tuples(st.one_of(st.none(), st.sampled_from(["a", "b", "é", "", "a\x00", "a,b", '"q"']), TEXT), FIELD, FIELD), max_size=120),
+    st.booleans(),
+)
+def test_rows_written_in_key_order_as_csv_writer_writes_them(rows, sort):
+    columns = [list(c) for c in zip(*rows)] if rows else [[], [], []]
+    assert written(columns, sort) == expected(columns, sort)
 
 
-def test_lines_written_in_chunks_across_many_rows():
+def test_rows_written_in_chunks_across_many_rows():
     # More than one 4 MiB chunk, repeated and distinct keys.
     rng = random.Random(5)
     keys = [f"t{rng.randrange(300)}" if i % 2 else f"u{rng.getrandbits(64):x}" for i in range(40_000)]
-    lines = [f"{k},1,{'x' * rng.randrange(300)},y,True" for k in keys]
-    data, got = written(keys, lines)
+    answers = [("x" * rng.randrange(300)) + rng.choice(["", ",", '"']) for _ in keys]
+    columns = [keys, ["1"] * len(keys), answers, [None] * len(keys), ["True"] * len(keys)]
+    data, got = written(columns, batch=len(keys))  # one batch: built in parts on all cores
     assert len(data) > 4 << 20
-    assert (data, got) == expected(keys, lines)
+    assert (data, got) == expected(columns)
+
+
+def test_fields_not_checked_are_written_as_they_are():
+    rows = _native.CsvRows()
+    rows.add([pl.Series(["b", "a"]), pl.Series(["1", "2"]), pl.Series(["x,y", "z"])], [True, False, True])
+    chunks: list[bytes] = []
+    assert rows.write(chunks.append) == (0, [], "b")
+    assert b"".join(chunks) == b'a,2,z\r\nb,1,"x,y"\r\n'
+
+
+def test_columns_must_agree_in_length():
+    with pytest.raises(ValueError, match="column 1 has 1 rows but column 0 has 2"):
+        _native.CsvRows().add([pl.Series(["a", "b"]), pl.Series(["a"])])

@@ -32,7 +32,7 @@ import polars as pl
 
 from gaia_fast.grading.summary import _status_dtype, fold_statuses, status_groups, summary_from_groups
 from gaia_fast.io.readers import LEVEL_LOST, ArchiveScan, InputError
-from gaia_fast.io.writers import comparison_line_exprs, sink_table, table_format, write_comparison_lines
+from gaia_fast.io.writers import COMPARISON_COLUMNS, comparison_exprs, sink_table, table_format
 
 __all__ = ["GradeOutcome", "grade_scan", "score_expr"]
 
@@ -403,36 +403,49 @@ def _is_sorted(scan: pl.LazyFrame) -> bool:
 _NOTHING = object()
 
 
+#: Which comparison columns can need quotes (``level`` and ``match`` are the writer's
+#: own integers and words).
+_CHECK = [c not in ("level", "match") for c in COMPARISON_COLUMNS]
+
+
 class _ComparisonOut:
-    """The open comparison file: writes the header once, and every row through
-    :class:`_Runs` so duplicates are found in the written order."""
+    """The open comparison file: the header, then rows written natively as CSV lines,
+    every task id counted by :class:`_Runs` so duplicates are found in the written
+    order."""
 
     def __init__(self, fh) -> None:
         self.fh = fh
-        self.header = True
         self.runs = _Runs()
+        fh.write(",".join(COMPARISON_COLUMNS).encode() + b"\r\n")
 
     def write(self, rows: pl.DataFrame) -> None:
         """Rows already in order."""
-        self.runs.feed(rows.get_column("task_id"))
-        write_comparison_lines(rows.get_column("line"), self.fh, header=self.header)
-        self.header = False
-
-    def write_sorting(self, rows: pl.DataFrame) -> None:
-        """Rows of one range partition, in any order: written in task-id order (stable,
-        nulls last) by the native writer, which sorts the ids, not the rows, and counts
-        the duplicated ids as it goes."""
         from gaia_fast import _native
 
-        if self.header:
-            write_comparison_lines(pl.Series("line", [], pl.String), self.fh, header=True)
-            self.header = False
-        ids = rows.get_column("task_id")
+        self.runs.feed(rows.get_column("task_id"))
+        lines = _native.CsvRows()
+        lines.add([rows.get_column(c) for c in COMPARISON_COLUMNS], _CHECK)
+        lines.write(self.fh.write, sort=False)
+
+    def write_sorting(self, batches, rows: int = 0) -> None:
+        """The rows of one range partition, batch by batch in any order, written in
+        task-id order (stable, nulls last): each line is built as its batch comes (the
+        columns read front to back), then the ids are sorted natively and the lines
+        copied out in that order; the sort also finds the duplicated ids. ``rows``: how
+        many to expect (room is made for them at once), 0 when not known."""
+        from gaia_fast import _native
+
+        lines = _native.CsvRows(rows)
+        lowest = None
+        for batch in batches:
+            low = batch.get_column("task_id").min()
+            if low is not None and (lowest is None or low < lowest):  # type: ignore[operator]
+                lowest = low
+            lines.add([batch.get_column(c) for c in COMPARISON_COLUMNS], _CHECK)
         tail = None if self.runs._tail is None else self.runs._tail[0]
-        lowest = ids.min()
-        if tail is not None and lowest is not None and not lowest > tail:  # type: ignore[operator]
+        if tail is not None and lowest is not None and not lowest > tail:
             raise AssertionError(f"range partition starts at {lowest!r}, not after {tail!r}")
-        self.runs.add(*_native.write_in_key_order(ids, rows.get_column("line"), self.fh.write))
+        self.runs.add(*lines.write(self.fh.write))
 
 
 def _bucket_expr(bounds: list[str]) -> pl.Expr:
@@ -464,15 +477,30 @@ def _sample_bounds(scan: pl.LazyFrame, rows: int, parts: int) -> list[str]:
 
 
 def _parquet_size(files: list[str]) -> tuple[int, int]:
-    """(rows, uncompressed bytes) of Parquet files, from their footers."""
+    """(rows, estimated bytes held as lines) of the comparison rows in Parquet files: the
+    row counts from the footers, the bytes from the text of each file's first rows (the
+    encoded sizes say little: repeated answers are stored once per row group)."""
     import pyarrow.parquet as pq
 
     rows = size = 0
     for f in files:
-        md = pq.read_metadata(f)
-        rows += md.num_rows
-        size += sum(md.row_group(i).total_byte_size for i in range(md.num_row_groups))
+        n = pq.read_metadata(f).num_rows
+        if not n:
+            continue
+        head = pl.scan_parquet(f).head(_SIZE_SAMPLE).select(pl.sum_horizontal(pl.all().str.len_bytes().fill_null(0)).alias("b"))
+        sample = head.collect().get_column("b")
+        per_row = (sample.sum() / max(1, len(sample))) + _ROW_OVERHEAD
+        rows += n
+        size += int(per_row * n)
     return rows, size
+
+
+#: Rows of each file read to estimate the bytes of its rows as lines.
+_SIZE_SAMPLE = 1024
+
+#: Bytes each held row costs beyond its text (separators, line and key ends, its key
+#: again, its place in the sort).
+_ROW_OVERHEAD = 64
 
 
 #: Rows of the archive read (spread over it) to choose the range partitions of the
@@ -548,23 +576,21 @@ def _head_ids(scan: ArchiveScan) -> pl.Series | None:
 
 
 def _emit_part(files: list[str], out: _ComparisonOut, budget: int, scratch: str, depth: int) -> None:
-    """One range partition (or the whole comparison) in order: held and sorted in memory
-    when it fits ``budget`` (copied as it is when already sorted), else split again."""
+    """One range partition (or the whole comparison) in order: held as lines and ordered
+    when it fits ``budget``, else split again."""
     rows, size = _parquet_size(files)
     if not rows:
         return
     if size > budget:
         _emit_sorted(files, out, size, rows, budget, scratch, depth)
         return
-    _write_sorted(pl.read_parquet(files), out)
+    _write_range(pl.scan_parquet(files), out, rows)
 
 
-def _write_sorted(part: pl.DataFrame, out: _ComparisonOut) -> None:
-    """``part``, held in memory, written in task-id order (as it is when already so)."""
-    if part.get_column("task_id").is_sorted(nulls_last=True):
-        out.write(part)
-    else:
-        out.write_sorting(part)
+def _write_range(rows: pl.LazyFrame, out: _ComparisonOut, n: int = 0) -> None:
+    """``rows`` (``n`` of them when known), small enough to hold as lines, written in
+    task-id order."""
+    out.write_sorting(rows.collect_batches(chunk_size=_BATCH_ROWS), n)
 
 
 def _emit_sorted(
@@ -583,7 +609,7 @@ def _emit_sorted(
     parts = min(max(1, -(-est_bytes // budget)), _FANOUT)
     bounds = _sample_bounds(scan, rows, parts) if parts > 1 and depth < 6 else []
     if not bounds:
-        _write_sorted(scan.collect(engine="streaming"), out)
+        _write_range(scan, out, rows)
         return
     where = os.path.join(scratch, f"d{depth}")
     shutil.rmtree(where, ignore_errors=True)
@@ -591,7 +617,7 @@ def _emit_sorted(
     for sub in _partition_files(where, bounds):
         n, size = _parquet_size(sub)
         if n >= rows:  # no progress (one heavy id range): do not split it again
-            _write_sorted(pl.read_parquet(sub), out)
+            _write_range(pl.scan_parquet(sub), out, n)
         else:
             _emit_part(sub, out, budget, where, depth + 1)
         shutil.rmtree(os.path.dirname(sub[0]), ignore_errors=True)
@@ -637,8 +663,6 @@ def _sorted_comparison(parts: list[list[str]], dest_tmp: str, budget: int, scrat
             _emit_part(files, out, budget, scratch, 1)
             for f in files:  # the disk a range held is free for the next
                 os.remove(f)
-        if out.header:  # no rows: the header alone
-            write_comparison_lines(pl.Series("line", [], pl.String), fh, header=True)
     return out.runs.count, out.runs.first
 
 
@@ -676,7 +700,7 @@ def grade_scan(
     hidden = [c for c in (LEVEL_LOST,) if c in sschema]
     visible = scored.drop(hidden) if hidden else scored
 
-    cmp_exprs = comparison_line_exprs(sschema)
+    cmp_exprs = comparison_exprs(sschema)
     temps = _Temps()
     try:
         cmp_final = temps.beside(comparison)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import polars as pl
 
-__all__ = ["COMPARISON_COLUMNS", "FORMATS", "atomic_path", "comparison_exprs", "comparison_frame", "comparison_line_exprs", "write_comparison_lines", "sink_table", "table_format", "write_comparison_csv", "write_comparison_rows", "write_report", "write_table"]
+__all__ = ["COMPARISON_COLUMNS", "FORMATS", "atomic_path", "comparison_exprs", "comparison_frame", "sink_table", "table_format", "write_comparison_csv", "write_comparison_rows", "write_report", "write_table"]
 
 #: Header of ``answer_comparison.csv`` (Zypher ``grade.py``, spec §4 step 5).
 COMPARISON_COLUMNS = ("task_id", "level", "expected_answer", "actual_answer", "match")
@@ -168,36 +168,6 @@ def comparison_exprs(schema: pl.Schema | dict) -> list[pl.Expr]:
         pl.col("prediction").cast(pl.String).alias("actual_answer"),
         pl.when(counted & match.fill_null(False)).then(pl.lit("True")).otherwise(pl.lit("False")).alias("match"),
     ]
-
-
-def _csv_field(e: pl.Expr) -> pl.Expr:
-    # The dialect of write_comparison_rows: empty and null are written as nothing; a
-    # field holding a comma, a quote, CR or LF is quoted, its quotes doubled.
-    f = e.cast(pl.String).fill_null("")
-    quoted = pl.concat_str(pl.lit('"'), f.str.replace_all('"', '""', literal=True), pl.lit('"'))
-    return pl.when(f.str.contains(r'[,"\r\n]')).then(quoted).otherwise(f)
-
-
-def comparison_line_exprs(schema: pl.Schema | dict) -> list[pl.Expr]:
-    """``task_id`` and ``line``: each row of ``answer_comparison.csv`` already written
-    out as CSV text (without its line end), so sorting moves one column and the rows
-    are written as they are (see :func:`write_comparison_lines`). Elementwise: it runs
-    in the streaming pass."""
-    fields = comparison_exprs(schema)
-    # A level (an integer) and a match (True/False) never need quotes: skipping their
-    # check saves a fifth of the line's cost.
-    plain = {"level", "match"}
-    cells = [e if e.meta.output_name() in plain else _csv_field(e) for e in fields]
-    return [fields[0], pl.concat_str(cells, separator=",").alias("line")]
-
-
-def write_comparison_lines(lines: pl.Series, fh, *, header: bool) -> None:
-    """Append lines from :func:`comparison_line_exprs` (in their final order) to an
-    open binary file: the same bytes :func:`write_comparison_rows` writes for the rows."""
-    if header:
-        fh.write(",".join(COMPARISON_COLUMNS).encode() + b"\r\n")
-    if len(lines):
-        lines.to_frame("line").write_csv(fh, line_terminator="\r\n", quote_style="never", include_header=False)
 
 
 def comparison_frame(scored: pl.DataFrame) -> pl.DataFrame:

@@ -21,9 +21,10 @@ from gaia_fast.reference.gaia import (
     question_scorer,
     score_rows,
 )
-from gaia_fast.reference.order import lines_in_order, repeat_starts, stable_order
+from gaia_fast.reference.order import csv_rows, repeat_starts, stable_order
 
 __all__ = [
+    "csv_rows",
     "gaia_norm",
     "gaia_number",
     "graded_score",
@@ -33,7 +34,6 @@ __all__ = [
     "official_explained",
     "py_float",
     "question_scorer",
-    "lines_in_order",
     "repeat_starts",
     "score_rows",
     "stable_order",

@@ -3,6 +3,8 @@ Zypher ``grade.py`` sorts its rows by task id with Python's stable ``sorted``)."
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Sequence
 
 
@@ -23,6 +25,11 @@ def repeat_starts(keys: Sequence[str | None], order: Sequence[int]) -> list[int]
     return out
 
 
-def lines_in_order(lines: Sequence[str | None], order: Sequence[int]) -> bytes:
-    """The lines in ``order``, UTF-8, each ended by CR LF (``None`` as an empty line)."""
-    return b"".join((lines[i] or "").encode() + b"\r\n" for i in order)
+def csv_rows(columns: Sequence[Sequence[str | None]], order: Sequence[int]) -> bytes:
+    """Rows ``order`` of ``columns`` written by Python's ``csv.writer`` (minimal quoting,
+    CR LF line ends; ``None`` written as an empty field), UTF-8."""
+    out = io.StringIO(newline="")
+    w = csv.writer(out, lineterminator="\r\n")
+    for i in order:
+        w.writerow(["" if c[i] is None else c[i] for c in columns])
+    return out.getvalue().encode()

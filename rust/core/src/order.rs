@@ -5,12 +5,14 @@
 //! Archives either repeat a few thousand task ids run after run or hold one row per id.
 //! Repeated keys are ranked once (the distinct keys sorted) and the rows placed by a
 //! counting sort, linear in the rows; mostly distinct keys are sorted on all cores, eight
-//! bytes at a time as integers.
+//! bytes at a time as integers. The rows are then written as CSV lines in that order,
+//! read from their columns where they lie (nothing is gathered first).
 
 use std::collections::HashMap;
 
 use rayon::prelude::*;
 
+use crate::batch::{Cursor, StrColumn};
 use crate::fasthash::FastHash;
 
 /// Rows in key order, and where in that order each repeated key begins.
@@ -123,36 +125,186 @@ fn ranked(keys: &[Option<&[u8]>]) -> Option<Sorted> {
     })
 }
 
-/// Append `lines[order[p]]` followed by CR LF to `buf` for `p` from `from` on, stopping
-/// once `buf` holds at least `limit` bytes; returns where to continue (`order.len()`
-/// when done). A null line is written empty.
-pub fn lines_in_order(
-    lines: &[Option<&[u8]>],
-    order: &[u32],
-    from: usize,
-    buf: &mut Vec<u8>,
-    limit: usize,
-) -> usize {
-    let mut p = from;
-    while p < order.len() && buf.len() < limit {
-        // The lines are read in random order: ask for the ones a few rows ahead (their
-        // slices, then their text) so the trips to memory overlap.
-        if let Some(&i) = order.get(p + 2 * AHEAD) {
-            prefetch(std::ptr::from_ref(&lines[i as usize]).cast());
-        }
-        if let Some(&i) = order.get(p + AHEAD) {
-            if let Some(line) = lines[i as usize] {
-                prefetch(line.as_ptr());
-            }
-        }
-        buf.extend_from_slice(lines[order[p] as usize].unwrap_or_default());
-        buf.extend_from_slice(b"\r\n");
-        p += 1;
-    }
-    p
+/// Rows held as CSV lines, built in row order (reading the columns front to back) and
+/// written in any order: the dialect of Python's `csv.writer` with CR LF line ends
+/// (fields joined by commas; a field holding a comma, a quote, CR or LF quoted with its
+/// quotes doubled; null and empty written as nothing; rows have several fields, so an
+/// empty row never arises). Each row's first field is kept apart as its key.
+#[derive(Default)]
+pub struct CsvRows {
+    text: Vec<u8>,
+    /// End of each row's line in `text`.
+    ends: Vec<u64>,
+    keys: Vec<u8>,
+    /// End of each row's key in `keys`, `u64::MAX` for a null key.
+    key_ends: Vec<u64>,
 }
 
-/// Rows looked ahead by [`lines_in_order`].
+impl CsvRows {
+    /// Add a row; `check[n]` false says field `n` never needs quotes (its writer's own
+    /// integers and words), so it is not searched.
+    pub fn push(&mut self, fields: &[Option<&[u8]>], check: &[bool]) {
+        for (n, f) in fields.iter().enumerate() {
+            if n > 0 {
+                self.text.push(b',');
+            }
+            let f = f.unwrap_or_default();
+            if check.get(n).copied().unwrap_or(true) {
+                csv_field(&mut self.text, f);
+            } else {
+                self.text.extend_from_slice(f);
+            }
+        }
+        self.ends.push(self.text.len() as u64);
+        match fields.first().copied().flatten() {
+            Some(k) => {
+                self.keys.extend_from_slice(k);
+                self.key_ends.push(self.keys.len() as u64);
+            }
+            None => self.key_ends.push(u64::MAX),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Add every row of `columns` (equal lengths), their lines built on all cores in
+    /// parts joined in order; `check` as for [`CsvRows::push`].
+    pub fn extend_from<C: StrColumn>(&mut self, columns: &[C], check: &[bool]) {
+        let n = columns.first().map_or(0, |c| c.len());
+        let build = |lo: usize, hi: usize| {
+            let mut part = CsvRows::default();
+            let mut cursors: Vec<_> = columns.iter().map(StrColumn::cursor).collect();
+            let mut fields: Vec<Option<&[u8]>> = vec![None; columns.len()];
+            for i in lo..hi {
+                for (f, c) in fields.iter_mut().zip(cursors.iter_mut()) {
+                    *f = c.get(i).map(str::as_bytes);
+                }
+                part.push(&fields, check);
+            }
+            part
+        };
+        let parts = rayon::current_num_threads().clamp(1, n.div_ceil(PART_ROWS).max(1));
+        let built: Vec<CsvRows> = (0..parts).into_par_iter().map(|k| build(k * n / parts, (k + 1) * n / parts)).collect();
+        for part in built {
+            self.append(part);
+        }
+    }
+
+    /// Add the rows of `other` after these.
+    pub fn append(&mut self, other: CsvRows) {
+        if self.is_empty() && self.text.capacity() <= other.text.capacity() {
+            *self = other;
+            return;
+        }
+        let (text, keys) = (self.text.len() as u64, self.keys.len() as u64);
+        self.text.extend_from_slice(&other.text);
+        self.keys.extend_from_slice(&other.keys);
+        self.ends.extend(other.ends.iter().map(|e| e + text));
+        self.key_ends.extend(other.key_ends.iter().map(|&e| if e == u64::MAX { e } else { e + keys }));
+    }
+
+    /// Make room for `n` more rows like those held (growing by doubling would copy the
+    /// text once more and touch twice the memory).
+    pub fn reserve_like(&mut self, n: usize) {
+        let have = self.len().max(1);
+        self.ends.reserve(n);
+        self.key_ends.reserve(n);
+        self.text.reserve(self.text.len() / have * n + n);
+        self.keys.reserve(self.keys.len() / have * n + n);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The rows' keys, in row order.
+    pub fn keys(&self) -> Vec<Option<&[u8]>> {
+        let mut start = 0;
+        self.key_ends
+            .iter()
+            .map(|&e| {
+                if e == u64::MAX {
+                    return None;
+                }
+                let k = &self.keys[start..e as usize];
+                start = e as usize;
+                Some(k)
+            })
+            .collect()
+    }
+
+    #[inline]
+    fn line(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.text[start..self.ends[i] as usize]
+    }
+
+    /// Append the lines of rows `order[p]`, each followed by CR LF, to `buf` for `p`
+    /// from `from` on, stopping once `buf` holds at least `limit` bytes; returns where to
+    /// continue (`order.len()` when done).
+    pub fn write(&self, order: &[u32], from: usize, buf: &mut Vec<u8>, limit: usize) -> usize {
+        let mut p = from;
+        while p < order.len() && buf.len() < limit {
+            // Rows are read in random order: ask for the lines a few rows ahead (where
+            // they end, then their text) so the trips to memory overlap.
+            if let Some(&i) = order.get(p + 2 * AHEAD) {
+                prefetch(std::ptr::from_ref(&self.ends[i as usize]).cast());
+            }
+            if let Some(&i) = order.get(p + AHEAD) {
+                let i = i as usize;
+                let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+                prefetch(self.text[start..].as_ptr());
+            }
+            buf.extend_from_slice(self.line(order[p] as usize));
+            buf.extend_from_slice(b"\r\n");
+            p += 1;
+        }
+        p
+    }
+}
+
+/// Rows one thread builds at least.
+const PART_ROWS: usize = 16_384;
+
+/// One CSV field, quoted when it holds a comma, a quote, CR or LF.
+fn csv_field(buf: &mut Vec<u8>, f: &[u8]) {
+    if !needs_quotes(f) {
+        buf.extend_from_slice(f);
+        return;
+    }
+    buf.push(b'"');
+    for part in f.split_inclusive(|&b| b == b'"') {
+        buf.extend_from_slice(part);
+        if part.last() == Some(&b'"') {
+            buf.push(b'"');
+        }
+    }
+    buf.push(b'"');
+}
+
+/// Whether `f` holds a comma, a quote, CR or LF: eight bytes at a time (fields are
+/// mostly short, where a search call per byte class costs more than the field).
+#[inline]
+fn needs_quotes(f: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has = |w: u64, c: u8| {
+        let x = w ^ (ONES * u64::from(c));
+        x.wrapping_sub(ONES) & !x & HIGH
+    };
+    let mut chunks = f.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().unwrap_or_default());
+        if has(w, b',') | has(w, b'"') | has(w, b'\r') | has(w, b'\n') != 0 {
+            return true;
+        }
+    }
+    chunks.remainder().iter().any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+}
+
+/// Rows looked ahead by [`CsvRows::write`].
 const AHEAD: usize = 16;
 
 /// Ask for the cache line at `p` (a hint: it never faults).
@@ -404,10 +556,19 @@ mod tests {
     }
 
     #[test]
-    fn repeats_and_lines_follow_the_order() {
+    fn rows_written_as_csv_in_order() {
         let k = |s: &'static str| Some(s.as_bytes());
-        let keys = [k("b"), None, k("a"), k("b"), None, k("a"), k("a"), k("c")];
-        let Sorted { order, repeats } = sort_keys(&keys);
+        let keys = [k("b"), None, k("a"), k("b"), None, k("a"), k("a"), k("c,d")];
+        let other = [k("x"), k(""), k("say \"hi\""), None, k("a\rb"), k("l1\nl2"), k("\""), k("plain, long, with a comma")];
+        // Built in two parts, the second appended to the first.
+        let (mut rows, mut more) = (CsvRows::default(), CsvRows::default());
+        for (n, (a, b)) in keys.iter().zip(other).enumerate() {
+            let part = if n < 3 { &mut rows } else { &mut more };
+            part.push(&[*a, b, k("1")], &[true, true, false]);
+        }
+        rows.append(more);
+        assert_eq!(rows.keys(), keys);
+        let Sorted { order, repeats } = sort_keys(&rows.keys());
         assert_eq!(order, [2, 5, 6, 0, 3, 7, 1, 4]);
         assert_eq!(repeats, [0, 3]);
         assert!(sort_keys(&keys[..2]).repeats.is_empty());
@@ -416,11 +577,29 @@ mod tests {
         let mut chunks = 0;
         while p < order.len() {
             let limit = buf.len() + 4;
-            p = lines_in_order(&keys, &order, p, &mut buf, limit);
+            p = rows.write(&order, p, &mut buf, limit);
             chunks += 1;
         }
-        assert_eq!(buf, b"a\r\na\r\na\r\nb\r\nb\r\nc\r\n\r\n\r\n");
+        let want = "a,\"say \"\"hi\"\"\",1\r\na,\"l1\nl2\",1\r\na,\"\"\"\",1\r\nb,x,1\r\nb,,1\r\n\"c,d\",\"plain, long, with a comma\",1\r\n,,1\r\n,\"a\rb\",1\r\n";
+        assert_eq!(String::from_utf8(buf).unwrap(), want);
         assert!(chunks > 1);
+    }
+
+    #[test]
+    fn quotes_needed_wherever_the_byte_lies() {
+        for len in 0..20 {
+            for at in 0..len {
+                for c in [b',', b'"', b'\r', b'\n'] {
+                    let mut f = vec![b'a'; len];
+                    f[at] = c;
+                    assert!(needs_quotes(&f), "{len} {at} {c}");
+                    f[at] = c ^ 0x80;
+                    assert!(!needs_quotes(&f));
+                    f[at] = c + 1;
+                    assert!(!needs_quotes(&f));
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Row order of a text column and the comparison file's lines written in that order.
+//! Row order of a text column, and CSV rows written in that order (the comparison file).
 
 use std::sync::Arc;
 
@@ -27,55 +27,99 @@ fn stable_order(py: Python<'_>, keys: &Bound<'_, PyAny>) -> PyResult<Py<ArrowCol
     column(py, Arc::new(UInt32Array::from(order)))
 }
 
+/// How many keys repeat, the first few of them, and the last key in order.
+type Repeats = (usize, Vec<String>, Option<String>);
+
 /// Bytes handed to `write` at once.
 const CHUNK: usize = 4 << 20;
 
-/// Write `lines` (each followed by CR LF) in the order of `keys` (as [`stable_order`])
-/// through `write(bytes)`, without sorting the lines themselves. Returns the number of
-/// keys that occur more than once, the first `first` of them in order, and the last key
-/// in order.
-#[pyfunction]
-#[pyo3(signature = (keys, lines, write, first=5))]
-fn write_in_key_order(
-    py: Python<'_>,
-    keys: &Bound<'_, PyAny>,
-    lines: &Bound<'_, PyAny>,
-    write: &Bound<'_, PyAny>,
-    first: usize,
-) -> PyResult<(usize, Vec<String>, Option<String>)> {
-    let kcol = StrChunks::import(keys, "keys")?;
-    let lcol = StrChunks::import(lines, "lines")?;
-    if kcol.len() != lcol.len() {
-        return Err(PyValueError::new_err(format!(
-            "keys has {} rows but lines has {}",
-            kcol.len(),
-            lcol.len()
-        )));
+/// Rows of string columns held as CSV lines (`csv.writer`'s dialect, CR LF), added batch
+/// by batch in row order and written in the order of their first column.
+#[pyclass(module = "gaia_fast._native")]
+pub struct CsvRows {
+    rows: order::CsvRows,
+    /// Rows the caller expects in all; room for them is made once the first rows show
+    /// their size.
+    expected: usize,
+}
+
+#[pymethods]
+impl CsvRows {
+    #[new]
+    #[pyo3(signature = (expected_rows=0))]
+    fn new(expected_rows: usize) -> Self {
+        CsvRows { rows: order::CsvRows::default(), expected: expected_rows }
     }
-    let (k, l) = (rows(&kcol), rows(&lcol));
-    let order::Sorted {
-        order,
-        repeats: starts,
-    } = py.detach(|| order::sort_keys(&k));
-    let mut buf = Vec::with_capacity(CHUNK + 4096);
-    let mut p = 0;
-    while p < order.len() {
-        buf.clear();
-        p = py.detach(|| order::lines_in_order(&l, &order, p, &mut buf, CHUNK));
-        write.call1((PyBytes::new(py, &buf),))?;
+
+    /// Add the rows of Arrow string `columns` (equal lengths); `check[n]` false says
+    /// column `n` never needs quotes (it holds integers or words), so it is not searched.
+    #[pyo3(signature = (columns, check=None))]
+    fn add(&mut self, py: Python<'_>, columns: Vec<Bound<'_, PyAny>>, check: Option<Vec<bool>>) -> PyResult<()> {
+        let cols = columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| StrChunks::import(c, &format!("column {i}")))
+            .collect::<PyResult<Vec<_>>>()?;
+        let Some(n) = cols.first().map(StrChunks::len) else {
+            return Err(PyValueError::new_err("no columns"));
+        };
+        if let Some((i, c)) = cols.iter().enumerate().find(|(_, c)| c.len() != n) {
+            return Err(PyValueError::new_err(format!("column {i} has {} rows but column 0 has {n}", c.len())));
+        }
+        let check = check.unwrap_or_else(|| vec![true; cols.len()]);
+        if self.expected > 0 && !self.rows.is_empty() {
+            // The rows held show what a row costs: room for all the expected ones at once.
+            self.rows.reserve_like(self.expected.saturating_sub(self.rows.len()));
+            self.expected = 0;
+        }
+        let rows = &mut self.rows;
+        py.detach(|| rows.extend_from(&cols, &check));
+        Ok(())
     }
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    let firsts = starts
-        .iter()
-        .take(first)
-        .filter_map(|&s| k[order[s as usize] as usize])
-        .map(text)
-        .collect();
-    let last = order.last().and_then(|&i| k[i as usize]);
-    Ok((starts.len(), firsts, last.map(text)))
+
+    fn __len__(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Write every row through `write(bytes)`. With `sort`, in the order of the first
+    /// column (as [`stable_order`]) and returns the number of keys that occur more than
+    /// once, the first `first` of them in order, and the last key in order; without, in
+    /// row order and returns None.
+    #[pyo3(signature = (write, sort=true, first=5))]
+    fn write(
+        &self,
+        py: Python<'_>,
+        write: &Bound<'_, PyAny>,
+        sort: bool,
+        first: usize,
+    ) -> PyResult<Option<Repeats>> {
+        let rows = &self.rows;
+        let keys = rows.keys();
+        let sorted = sort.then(|| py.detach(|| order::sort_keys(&keys)));
+        let identity: Vec<u32>;
+        let order = match &sorted {
+            Some(s) => &s.order,
+            None => {
+                identity = (0..rows.len() as u32).collect();
+                &identity
+            }
+        };
+        let mut buf = Vec::with_capacity(CHUNK + 4096);
+        let mut p = 0;
+        while p < order.len() {
+            buf.clear();
+            p = py.detach(|| rows.write(order, p, &mut buf, CHUNK));
+            write.call1((PyBytes::new(py, &buf),))?;
+        }
+        let Some(s) = &sorted else { return Ok(None) };
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        let firsts = s.repeats.iter().take(first).filter_map(|&r| keys[s.order[r as usize] as usize]).map(text).collect();
+        let last = s.order.last().and_then(|&i| keys[i as usize]);
+        Ok(Some((s.repeats.len(), firsts, last.map(text))))
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stable_order, m)?)?;
-    m.add_function(wrap_pyfunction!(write_in_key_order, m)?)
+    m.add_class::<CsvRows>()
 }
