@@ -14,6 +14,11 @@ process, measuring wall time and the process's peak RSS (wait4):
 - ``gaia-fast grade``: the command users run (``--out scored.parquet``), with per-batch
   dedupe chosen automatically, forced on, and off.
 
+Then, in the same command, the bulk path on a generated tree of 50 VLMEvalKit result files
+(``benches/bench_tree.py``: one ``gaia-fast grade TREE`` beside a shell loop of one process
+per file) and Ray Data's local rows/s (``benches/bench_ray.py``, when ``ray`` is
+installed); each prints its own table.
+
 Two archives: ``repeated`` (466 task ids, answers from small vocabularies, as real
 re-graded archives repeat) and ``distinct`` (every prediction and truth different).
 The machine may be shared: compare ratios taken in the same run; CPU seconds (user +
@@ -113,6 +118,8 @@ def main() -> None:
     ap.add_argument("--modes", default="auto,on,off", help="dedupe modes run at the first size (the second runs auto)")
     ap.add_argument("--no-unsorted", action="store_true", help="skip the Polars run with an unsorted CSV")
     ap.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "gaia-fast-bench-grade")
+    ap.add_argument("--tree-rows", type=int, default=20_000, help="rows per file of the 50-file tree (0: skip)")
+    ap.add_argument("--ray-rows", type=int, default=2_000_000, help="rows for the Ray Data run (0: skip)")
     args = ap.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     gaia = [sys.executable, "-m", "gaia_fast.cli", "grade"]
@@ -162,6 +169,19 @@ def main() -> None:
         print(f"| {rows:,} | {kind} ({size / 2**20:.0f} MiB) | {name}{flag} | {wall:.1f} | {cpu:.1f} | {rss / 2**20:.0f} | {r} | {c} | {wu} | {u} |")
     print()
     print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (the machine may be shared)")
+    here = Path(__file__).resolve().parent
+    if args.tree_rows:
+        sys.stdout.flush()
+        subprocess.run([sys.executable, str(here / "bench_tree.py"), "--rows", str(args.tree_rows)], check=True)
+    if args.ray_rows:
+        import importlib.util
+
+        sys.stdout.flush()
+        if importlib.util.find_spec("ray") is None:
+            print("\nRay Data: skipped (`pip install 'gaia-fast[ray]'`)")
+        else:
+            print()
+            subprocess.run([sys.executable, str(here / "bench_ray.py"), "--rows", str(args.ray_rows), "--reps", "2"], check=True)
 
 
 if __name__ == "__main__":
