@@ -137,3 +137,23 @@ def test_fields_not_checked_are_written_as_they_are():
 def test_columns_must_agree_in_length():
     with pytest.raises(ValueError, match="column 1 has 1 rows but column 0 has 2"):
         _native.CsvRows().add([pl.Series(["a", "b"]), pl.Series(["a"])])
+
+
+def test_one_buffer_reused_after_clear():
+    # The comparison writer keeps one buffer for every range: cleared rows must not
+    # leak into the next range, whatever sizes come and go (batches of 40,000 rows are
+    # built in parts on all cores, whose buffers are kept too).
+    rng = random.Random(9)
+    rows = _native.CsvRows()
+    for n in (40_000, 300, 40_000, 0, 25_000):
+        keys = [rng.choice([None, f"t{rng.randrange(50)}", f"u{rng.getrandbits(40):x}"]) for _ in range(n)]
+        answers = [rng.choice([None, "", "a,b", 'say "x"', "x" * rng.randrange(40)]) for _ in range(n)]
+        columns = [keys, answers]
+        rows.clear()
+        rows.reserve(n)
+        for i in range(0, n, 30_000):
+            rows.add([pl.Series(c[i : i + 30_000], dtype=pl.String) for c in columns])
+        assert len(rows) == n
+        chunks: list[bytes] = []
+        got = rows.write(chunks.append)
+        assert (b"".join(chunks), got) == expected(columns)

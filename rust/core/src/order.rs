@@ -138,6 +138,8 @@ pub struct CsvRows {
     keys: Vec<u8>,
     /// End of each row's key in `keys`, `u64::MAX` for a null key.
     key_ends: Vec<u64>,
+    /// Parts built in parallel, kept for their memory.
+    scratch: Vec<CsvRows>,
 }
 
 impl CsvRows {
@@ -173,8 +175,7 @@ impl CsvRows {
     /// parts joined in order; `check` as for [`CsvRows::push`].
     pub fn extend_from<C: StrColumn>(&mut self, columns: &[C], check: &[bool]) {
         let n = columns.first().map_or(0, |c| c.len());
-        let build = |lo: usize, hi: usize| {
-            let mut part = CsvRows::default();
+        let build = |part: &mut CsvRows, lo: usize, hi: usize| {
             let mut cursors: Vec<_> = columns.iter().map(StrColumn::cursor).collect();
             let mut fields: Vec<Option<&[u8]>> = vec![None; columns.len()];
             for i in lo..hi {
@@ -183,21 +184,36 @@ impl CsvRows {
                 }
                 part.push(&fields, check);
             }
-            part
         };
         let parts = rayon::current_num_threads().clamp(1, n.div_ceil(PART_ROWS).max(1));
-        let built: Vec<CsvRows> = (0..parts).into_par_iter().map(|k| build(k * n / parts, (k + 1) * n / parts)).collect();
-        for part in built {
+        if parts == 1 {
+            build(self, 0, n);
+            return;
+        }
+        // The parts' buffers are kept from call to call: fresh memory costs a page
+        // fault per 4 KiB, more than building the lines.
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.resize_with(parts, CsvRows::default);
+        scratch.par_iter_mut().enumerate().for_each(|(k, part)| {
+            part.clear();
+            build(part, k * n / parts, (k + 1) * n / parts);
+        });
+        for part in &scratch {
             self.append(part);
         }
+        self.scratch = scratch;
+    }
+
+    /// Forget every row, keeping the memory for the next ones.
+    pub fn clear(&mut self) {
+        self.text.clear();
+        self.ends.clear();
+        self.keys.clear();
+        self.key_ends.clear();
     }
 
     /// Add the rows of `other` after these.
-    pub fn append(&mut self, other: CsvRows) {
-        if self.is_empty() && self.text.capacity() <= other.text.capacity() {
-            *self = other;
-            return;
-        }
+    pub fn append(&mut self, other: &CsvRows) {
         let (text, keys) = (self.text.len() as u64, self.keys.len() as u64);
         self.text.extend_from_slice(&other.text);
         self.keys.extend_from_slice(&other.keys);
@@ -566,7 +582,7 @@ mod tests {
             let part = if n < 3 { &mut rows } else { &mut more };
             part.push(&[*a, b, k("1")], &[true, true, false]);
         }
-        rows.append(more);
+        rows.append(&more);
         assert_eq!(rows.keys(), keys);
         let Sorted { order, repeats } = sort_keys(&rows.keys());
         assert_eq!(order, [2, 5, 6, 0, 3, 7, 1, 4]);

@@ -38,17 +38,21 @@ const CHUNK: usize = 4 << 20;
 #[pyclass(module = "gaia_fast._native")]
 pub struct CsvRows {
     rows: order::CsvRows,
-    /// Rows the caller expects in all; room for them is made once the first rows show
-    /// their size.
+    /// Rows the caller expects in all (see `reserve`).
     expected: usize,
 }
 
 #[pymethods]
 impl CsvRows {
     #[new]
-    #[pyo3(signature = (expected_rows=0))]
-    fn new(expected_rows: usize) -> Self {
-        CsvRows { rows: order::CsvRows::default(), expected: expected_rows }
+    fn new() -> Self {
+        CsvRows { rows: order::CsvRows::default(), expected: 0 }
+    }
+
+    /// Expect `rows` rows in all: room for them is made once the first rows added show
+    /// what a row costs.
+    fn reserve(&mut self, rows: usize) {
+        self.expected = rows;
     }
 
     /// Add the rows of Arrow string `columns` (equal lengths); `check[n]` false says
@@ -79,6 +83,11 @@ impl CsvRows {
 
     fn __len__(&self) -> usize {
         self.rows.len()
+    }
+
+    /// Forget every row, keeping the memory for the next ones.
+    fn clear(&mut self) {
+        self.rows.clear();
     }
 
     /// Write every row through `write(bytes)`. With `sort`, in the order of the first
