@@ -432,3 +432,21 @@ def test_empty_archive_with_metadata_counts_every_task_missing(run, tmp_path):
     s = summary_json(run(path, "--metadata", EXAMPLES / "dataset", "--json"))
     assert (s["input_rows"], s["rows"], s["tasks"], s["correct"]) == (0, 12, 12, 0)
     assert s["status_counts"] == {"missing": 12}
+
+
+@pytest.mark.parametrize("user", [None, "muzzy_decay_ms:250"])
+def test_command_sets_allocator_decay_before_polars(user):
+    """The command returns freed pages promptly (its peak memory depends on it); a
+    user's own ``_RJEM_MALLOC_CONF`` still has the last word. Checked in a fresh
+    interpreter: Polars reads the setting once, when it is first imported."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "_RJEM_MALLOC_CONF"}
+    if user is not None:
+        env["_RJEM_MALLOC_CONF"] = user
+    code = "import os, gaia_fast.cli, polars; print(os.environ['_RJEM_MALLOC_CONF'])"
+    conf = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip()
+    last = [o for o in conf.split(",") if o.startswith("muzzy_decay_ms:")][-1]
+    assert last == ("muzzy_decay_ms:0" if user is None else f"muzzy_decay_ms:{user.split(':')[1]}")
