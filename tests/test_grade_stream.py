@@ -410,3 +410,26 @@ def test_dedupe_auto_goes_the_way_that_timed_faster():
         e.record(10_000, 100 if way else None, way, 0.001 if way else 0.004)
     assert e.choice() is True and e.plan() is True
     assert archive.Dedupe("on").plan() is True and archive.Dedupe("off").plan() is False
+
+
+@pytest.mark.parametrize("budget", [archive.SORT_BUDGET, 40_000])
+@pytest.mark.parametrize("scorer", ["gaia", "gaia-graded"])
+def test_comparison_is_the_same_whatever_out_is(tmp_path, budget, scorer):
+    # Whatever --out is (none, Parquet, CSV, JSON Lines), the comparison is the same
+    # bytes, with metadata (unknown and missing tasks), a second scorer and
+    # explanations, split into ranges or not.
+    data = rows(3000, seed=31, distinct_ids=900)
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(data).write_parquet(path, row_group_size=400)
+    ids = sorted({r["task_id"] for r in data if r["task_id"] is not None})
+    meta = pl.DataFrame({"task_id": ids[::2] + ["zz-missing"], "truth": [f"m{i}" for i in range(len(ids[::2]))] + ["x"], "level": [1, 2, 3] * (len(ids[::2]) // 3) + [1] * (len(ids[::2]) % 3 + 1)})
+    e_cmp, _, _ = eager_outputs(path, tmp_path, scorer=scorer, meta=meta, prediction_col="prediction", truth_col="true_answer")
+    got = {}
+    for out in [None, "o.parquet", "o.csv", "o.jsonl"]:
+        cmp = tmp_path / f"cmp-{out}.csv"
+        archive.grade_scan(
+            scan_archive(path, truth_col="true_answer"), meta=meta, scorer=scorer, compare="gaia-lenient", explain=True,
+            comparison=cmp, out=tmp_path / out if out else None, limit=5, want_duplicates=True, sort_budget=budget,
+        )
+        got[out] = cmp.read_bytes()
+    assert all(v == e_cmp for v in got.values()), [k for k, v in got.items() if v != e_cmp]
