@@ -4,6 +4,7 @@ of repeated and of distinct ids, in every Arrow string layout."""
 
 from __future__ import annotations
 
+import io
 import random
 
 import polars as pl
@@ -83,13 +84,13 @@ def test_archive_sized_columns(shape):
 
 
 def written(columns, sort=True, batch=50):
-    chunks: list[bytes] = []
     rows = _native.CsvRows()
     for i in range(0, len(columns[0]), batch):
         rows.add([pl.Series(c[i : i + batch], dtype=pl.String) for c in columns])
     assert len(rows) == len(columns[0])
-    got = rows.write(chunks.append, sort=sort)
-    return b"".join(chunks), got
+    out = io.BytesIO()
+    got = rows.write(out, sort=sort)
+    return out.getvalue(), got
 
 
 def expected(columns, sort=True):
@@ -129,9 +130,9 @@ def test_rows_written_in_chunks_across_many_rows():
 def test_fields_not_checked_are_written_as_they_are():
     rows = _native.CsvRows()
     rows.add([pl.Series(["b", "a"]), pl.Series(["1", "2"]), pl.Series(["x,y", "z"])], [True, False, True])
-    chunks: list[bytes] = []
-    assert rows.write(chunks.append) == (0, [], "b")
-    assert b"".join(chunks) == b'a,2,z\r\nb,1,"x,y"\r\n'
+    out = io.BytesIO()
+    assert rows.write(out) == (0, [], "b")
+    assert out.getvalue() == b'a,2,z\r\nb,1,"x,y"\r\n'
 
 
 def test_columns_must_agree_in_length():
@@ -154,6 +155,24 @@ def test_one_buffer_reused_after_clear():
         for i in range(0, n, 30_000):
             rows.add([pl.Series(c[i : i + 30_000], dtype=pl.String) for c in columns])
         assert len(rows) == n
-        chunks: list[bytes] = []
-        got = rows.write(chunks.append)
-        assert (b"".join(chunks), got) == expected(columns)
+        out = io.BytesIO()
+        got = rows.write(out)
+        assert (out.getvalue(), got) == expected(columns)
+
+
+def test_written_to_a_file_after_what_its_buffer_holds(tmp_path):
+    # A real file is written through its descriptor: what Python buffered before goes
+    # first, and writes after continue behind the rows.
+    rng = random.Random(4)
+    keys = [f"t{rng.randrange(10**6)}" for _ in range(60_000)]
+    columns = [keys, [("x" * rng.randrange(200)) + rng.choice(["", ",", '"']) for _ in keys]]
+    rows = _native.CsvRows()
+    rows.add([pl.Series(c, dtype=pl.String) for c in columns])
+    path = tmp_path / "out.csv"
+    with open(path, "wb") as fh:
+        fh.write(b"head\r\n")
+        got = rows.write(fh)
+        fh.write(b"tail\r\n")
+    data, want = expected(columns)
+    assert path.read_bytes() == b"head\r\n" + data + b"tail\r\n"
+    assert got == want and len(data) > 4 << 20

@@ -429,7 +429,7 @@ class _ComparisonOut:
         self.runs.feed(rows.get_column("task_id"))
         self.lines.clear()
         self.lines.add([rows.get_column(c) for c in COMPARISON_COLUMNS], _CHECK)
-        self.lines.write(self.fh.write, sort=False)
+        self.lines.write(self.fh, sort=False)
 
     def write_sorting(self, batches, rows: int = 0) -> None:
         """The rows of one range partition, batch by batch in any order, written in
@@ -449,7 +449,7 @@ class _ComparisonOut:
         tail = None if self.runs._tail is None else self.runs._tail[0]
         if tail is not None and lowest is not None and not lowest > tail:
             raise AssertionError(f"range partition starts at {lowest!r}, not after {tail!r}")
-        self.runs.add(*lines.write(self.fh.write))
+        self.runs.add(*lines.write(self.fh))
 
 
 def _bucket_expr(bounds: list[str]) -> pl.Expr:

@@ -279,6 +279,21 @@ impl CsvRows {
         }
         p
     }
+
+    /// Write the lines of rows `order` (each followed by CR LF) to `w`, `chunk` bytes or
+    /// so at a time: the next chunk is gathered on another core while one is written.
+    pub fn write_all<W: std::io::Write + Send>(&self, order: &[u32], w: &mut W, chunk: usize) -> std::io::Result<()> {
+        let (mut ready, mut next) = (Vec::with_capacity(chunk + 4096), Vec::with_capacity(chunk + 4096));
+        let mut p = self.write(order, 0, &mut ready, chunk);
+        while !ready.is_empty() {
+            next.clear();
+            let (done, np) = rayon::join(|| w.write_all(&ready), || self.write(order, p, &mut next, chunk));
+            done?;
+            p = np;
+            std::mem::swap(&mut ready, &mut next);
+        }
+        Ok(())
+    }
 }
 
 /// Rows one thread builds at least.
@@ -599,6 +614,11 @@ mod tests {
         let want = "a,\"say \"\"hi\"\"\",1\r\na,\"l1\nl2\",1\r\na,\"\"\"\",1\r\nb,x,1\r\nb,,1\r\n\"c,d\",\"plain, long, with a comma\",1\r\n,,1\r\n,\"a\rb\",1\r\n";
         assert_eq!(String::from_utf8(buf).unwrap(), want);
         assert!(chunks > 1);
+        for chunk in [1, 7, 1 << 20] {
+            let mut out = Vec::new();
+            rows.write_all(&order, &mut out, chunk).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), want, "chunk {chunk}");
+        }
     }
 
     #[test]

@@ -90,15 +90,16 @@ impl CsvRows {
         self.rows.clear();
     }
 
-    /// Write every row through `write(bytes)`. With `sort`, in the order of the first
-    /// column (as [`stable_order`]) and returns the number of keys that occur more than
-    /// once, the first `first` of them in order, and the last key in order; without, in
-    /// row order and returns None.
-    #[pyo3(signature = (write, sort=true, first=5))]
+    /// Write every row to `out`: a binary file (written through its descriptor, after
+    /// a flush) or anything with a `write(bytes)` method. With `sort`, in the order of
+    /// the first column (as [`stable_order`]) and returns the number of keys that occur
+    /// more than once, the first `first` of them in order, and the last key in order;
+    /// without, in row order and returns None.
+    #[pyo3(signature = (out, sort=true, first=5))]
     fn write(
         &self,
         py: Python<'_>,
-        write: &Bound<'_, PyAny>,
+        out: &Bound<'_, PyAny>,
         sort: bool,
         first: usize,
     ) -> PyResult<Option<Repeats>> {
@@ -113,12 +114,15 @@ impl CsvRows {
                 &identity
             }
         };
-        let mut buf = Vec::with_capacity(CHUNK + 4096);
-        let mut p = 0;
-        while p < order.len() {
-            buf.clear();
-            p = py.detach(|| rows.write(order, p, &mut buf, CHUNK));
-            write.call1((PyBytes::new(py, &buf),))?;
+        if !write_to_descriptor(py, out, rows, order)? {
+            let write = out.getattr("write")?;
+            let mut buf = Vec::with_capacity(CHUNK + 4096);
+            let mut p = 0;
+            while p < order.len() {
+                buf.clear();
+                p = py.detach(|| rows.write(order, p, &mut buf, CHUNK));
+                write.call1((PyBytes::new(py, &buf),))?;
+            }
         }
         let Some(s) = &sorted else { return Ok(None) };
         let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
@@ -126,6 +130,28 @@ impl CsvRows {
         let last = s.order.last().and_then(|&i| keys[i as usize]);
         Ok(Some((s.repeats.len(), firsts, last.map(text))))
     }
+}
+
+/// Write the rows through the file descriptor of `out` when it has one (after a flush),
+/// the next chunk gathered while one is written; false when it has none.
+#[cfg(unix)]
+fn write_to_descriptor(py: Python<'_>, out: &Bound<'_, PyAny>, rows: &order::CsvRows, order: &[u32]) -> PyResult<bool> {
+    let Ok(fd) = out.call_method0("fileno").and_then(|fd| fd.extract::<i32>()) else {
+        return Ok(false);
+    };
+    out.call_method0("flush")?;
+    py.detach(|| {
+        // SAFETY: the descriptor belongs to `out`, open for the whole call; ManuallyDrop
+        // leaves it open when the File goes.
+        let mut file = std::mem::ManuallyDrop::new(unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(fd) });
+        rows.write_all(order, &mut *file, CHUNK)
+    })?;
+    Ok(true)
+}
+
+#[cfg(not(unix))]
+fn write_to_descriptor(_: Python<'_>, _: &Bound<'_, PyAny>, _: &order::CsvRows, _: &[u32]) -> PyResult<bool> {
+    Ok(false)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
