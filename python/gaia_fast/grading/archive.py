@@ -617,7 +617,7 @@ def _emit_sorted(
         return
     where = os.path.join(scratch, f"d{depth}")
     shutil.rmtree(where, ignore_errors=True)
-    _split(scan.with_columns(_bucket_expr(bounds).alias(_PART_KEY)), where)
+    _split(scan.with_columns(_bucket_expr(bounds).alias(_PART_KEY)), where, len(bounds) + 2)
     for sub in _partition_files(where, bounds):
         n, size = _parquet_size(sub)
         if n >= rows:  # no progress (one heavy id range): do not split it again
@@ -629,16 +629,19 @@ def _emit_sorted(
 
 _PART_KEY = "__gaia_fast_part"
 
-#: Rows of a row group while rows are split by range: each open range holds one row
-#: group being built, so memory grows with their size times the number of ranges.
-_SPLIT_ROW_GROUP = 32768
+#: Rows held in row groups being built while rows are split by range: each open range
+#: holds one, so a split into many ranges gets smaller row groups (the memory a 50M-row
+#: split held grew with the number of ranges; smaller groups cost some CPU, so a split
+#: into a few ranges keeps large ones).
+_SPLIT_ROWS_HELD = 1 << 18
 
 
-def _split(rows: pl.LazyFrame, where: str) -> None:
-    """Write ``rows`` (with a ``_PART_KEY`` column) under ``where``, one folder per
-    range, rows of a range in their order."""
+def _split(rows: pl.LazyFrame, where: str, parts: int) -> None:
+    """Write ``rows`` (with a ``_PART_KEY`` column, ``parts`` values at most) under
+    ``where``, one folder per range, rows of a range in their order."""
+    group = max(4096, min(32768, _SPLIT_ROWS_HELD // max(1, parts)))
     rows.sink_parquet(
-        pl.PartitionBy(where, key=_PART_KEY, include_key=False), mkdir=True, compression="lz4", statistics=False, row_group_size=_SPLIT_ROW_GROUP
+        pl.PartitionBy(where, key=_PART_KEY, include_key=False), mkdir=True, compression="lz4", statistics=False, row_group_size=group
     )
 
 
@@ -770,7 +773,7 @@ def grade_scan(
             parts = [[cmp_rows_file]]
         else:
             parts_dir = os.path.join(scratch_dir, "parts")
-            _split(pl.scan_parquet(cmp_rows_file), parts_dir)
+            _split(pl.scan_parquet(cmp_rows_file), parts_dir, len(bounds) + 2)
             os.remove(cmp_rows_file)
             parts = _partition_files(parts_dir, bounds)
         dup_count, dup_first = _sorted_comparison(parts, cmp_final, sort_budget, scratch_dir)
