@@ -561,7 +561,7 @@ mod tests {
                         return None;
                     }
                     let mut k = rng.pick(&starts).to_vec();
-                    k.truncate(k.len() - rng.below(3));
+                    k.truncate(k.len().saturating_sub(rng.below(3)));
                     let tail = rng.below(14);
                     k.extend((0..tail).map(|_| rng.pick(&[b'0', b'1', b'\0', 0xC3, 0xA9])));
                     Some(k)
