@@ -450,3 +450,4 @@ def test_command_sets_allocator_decay_before_polars(user):
     conf = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip()
     last = [o for o in conf.split(",") if o.startswith("muzzy_decay_ms:")][-1]
     assert last == ("muzzy_decay_ms:0" if user is None else f"muzzy_decay_ms:{user.split(':')[1]}")
+    assert [o for o in conf.split(",") if o.startswith("dirty_decay_ms:")][-1] == "dirty_decay_ms:100"

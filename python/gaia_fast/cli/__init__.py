@@ -16,14 +16,15 @@ from gaia_fast import __version__
 
 # Polars' allocator keeps memory freed by the streaming pass for 0.5 s, then leaves it
 # to the kernel to take back when it runs short (until then it still counts as
-# resident) for 1 s more. A grade frees far more memory than it holds, so that second
-# of freed pages made the peak, and the peak grew with the archive: freed pages go
-# back after the 0.5 s (pages used again then fault in anew: about 2 % more CPU on a
-# 50M-row grade). Polars reads this once, on its first import (its defaults come
-# first; a user's own setting, after ours, wins).
+# resident) for 1 s more. A grade frees far more memory than it holds, and a phase
+# (pass, range split, one range held as lines) starts while the last one's freed pages
+# still count, so the peak grew with the archive (50M rows: +18-30 % over 10M). Freed
+# pages go back after 0.1 s (50M: +7-9 %, and every peak lower); pages used again then
+# fault in anew: about 5 % more CPU. Polars reads this once, on its first import (its
+# defaults come first; a user's own setting, after ours, wins).
 if "polars" not in sys.modules:
     _user = os.environ.get("_RJEM_MALLOC_CONF")
-    os.environ["_RJEM_MALLOC_CONF"] = "muzzy_decay_ms:0" + (f",{_user}" if _user else "")
+    os.environ["_RJEM_MALLOC_CONF"] = "dirty_decay_ms:100,muzzy_decay_ms:0" + (f",{_user}" if _user else "")
 
 from gaia_fast.cli.grade import grade  # noqa: E402 (Polars is imported from here on)
 from gaia_fast.cli.report import report  # noqa: E402
