@@ -104,7 +104,8 @@ impl CsvRows {
         first: usize,
     ) -> PyResult<Option<Repeats>> {
         let rows = &self.rows;
-        let keys = rows.keys();
+        // The keys are needed only to sort (rows written in their order have none read).
+        let keys = if sort { rows.keys() } else { Vec::new() };
         let sorted = sort.then(|| py.detach(|| order::sort_keys(&keys)));
         let identity: Vec<u32>;
         let order = match &sorted {
