@@ -1,5 +1,5 @@
 """``gaia-fast grade PATH...`` with several archives (or a folder): grade them side by side
-with :mod:`gaia_fast.grading.many` and print one row per archive."""
+with the grading pipeline (:mod:`gaia_fast.grading`) and print one row per archive."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ import click
 from gaia_fast import benchmarks
 from gaia_fast.cli._common import BadInput
 from gaia_fast.grading.archive import OutputError
-from gaia_fast.grading.many import ArchiveRecord, Plan, columns, grade_many, write_summary
+from gaia_fast.grading.execute import grade_many
+from gaia_fast.grading.plan import ArchiveRecord, Plan, columns
+from gaia_fast.grading.reporters import write_summary
 
 #: Options that only make sense for one archive: the flag, and why.
 SINGLE_ONLY = {

@@ -26,7 +26,7 @@ from gaia_fast.cli._grade_report import print_input_warnings, print_outputs, pri
 from gaia_fast.benchmarks import detect, variant_on
 from gaia_fast.cli._many import grade_bulk
 from gaia_fast.cli.vlm import BENCHMARKS, grade_vlm
-from gaia_fast.grading.many import expand, is_metadata_folder, is_parquet_dataset, is_workspace
+from gaia_fast.grading.discover import expand, is_metadata_folder, is_parquet_dataset, is_workspace
 from gaia_fast.frame import SCORERS
 from gaia_fast.grading.archive import OutputError, check_no_overwrite, check_outputs_writable, grade_scan
 from gaia_fast.grading.summary import group_scores, leaderboard_scores
