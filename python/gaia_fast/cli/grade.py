@@ -3,7 +3,8 @@
 ``gaia-fast grade ARCHIVE [--metadata DATASET] …`` re-grades a result archive, writes
 ``answer_comparison.csv`` (and ``--out`` with every column), and prints accuracy per
 level, the macro average over levels and the weighted overall. Exit codes: 0 ok, 1 an
-invalid leaderboard submission (``--submission``), 2 bad input or usage.
+invalid leaderboard submission (``--submission``) or an archive that could not be graded,
+2 bad input or usage, 3 an incomplete result (rows that need a judge).
 """
 
 from __future__ import annotations
@@ -166,6 +167,12 @@ def _score_text(v: Any) -> str:
     help="Several archives: write the one-row-per-archive table here (.csv or .parquet).",
 )
 @click.option(
+    "--pivot",
+    is_flag=True,
+    help="Several archives: also print models x datasets (each dataset's headline number, the archive's own beside it); "
+    "with --summary, write that table instead of one row per archive.",
+)
+@click.option(
     "--report-dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=Path("gaia-fast-reports"),
@@ -234,7 +241,7 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
 
         grade_ray(archives, **ray_options, **options)
         return
-    if len(archives) == 1 and summary is None and (one.is_file() or is_workspace(one) or is_parquet_dataset(one) or is_metadata_folder(one)):
+    if len(archives) == 1 and summary is None and not options["pivot"] and (one.is_file() or is_workspace(one) or is_parquet_dataset(one) or is_metadata_folder(one)):
         # One archive: a plan of one, with its detailed report.
         plan = single(one, benchmark or "auto")
         options["benchmark"] = plan.jobs[0].benchmark

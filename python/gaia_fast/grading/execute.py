@@ -242,6 +242,8 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
     from gaia_fast.io.vlm import read_result_table
     from gaia_fast.io.writers import write_report, write_table
 
+    from gaia_fast.grading.reporters import headline, read_report, report_differences
+
     entry = benchmarks.get(job.benchmark or "")
     module = importlib.import_module(entry.module)
     variant = _variant(job, entry, options)
@@ -274,19 +276,36 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
             f"sort puts last; the rows of {stats['shared_index_conflicts']} indexes disagree (any other pick: correct "
             f"{_number(lo)}..{_number(hi)})"
         )
-    error = "; ".join(notes)
-    status = "ok"
+    decided = stats.get("decided") or {}
+    undecided = int(decided.get("undecided") or 0)
+    found = headline(result.report)
+    theirs = _archive_report(job, entry, report)
+    their_headline, differences = None, []
+    if theirs is not None:
+        their_report = read_report(theirs)
+        found_theirs = headline(their_report)
+        their_headline = None if found_theirs is None else found_theirs[1]
+        differences = report_differences(result.report, their_report)
+    status = "ok_by_shape" if getattr(job, "by_shape", False) else "ok"
     failed, first = _judge_errors(rows)
     if failed:
         # The outputs are written and the failed calls count as wrong; the run must say so
         # (status error, exit 1) and a second run asks the judge only for these rows.
         status = "error"
-        error = (
-            f"{failed} row(s) have status judge_error (counted as wrong)" + (f"; first: {first}" if first else "")
-            + "; run again to judge only those rows" + (f"; note: {error}" if error else "")
-        )
-    elif error:
-        error = f"note: {error}"
+        notes.insert(0, f"{failed} row(s) have status judge_error (counted as wrong)" + (f"; first: {first}" if first else "") + "; run again to judge only those rows")
+    elif undecided:
+        status = "needs_judge"
+        notes.insert(0, f"{undecided} {stats.get('decided_unit', 'row')}(s) need a judge: the archive has no recorded reply for them; give --judge-model to ask one")
+    elif stats.get("matches_archive") is False:
+        status = "other_method"
+        notes.insert(0, f"graded by {stats.get('method')}, the archive by {stats.get('archive_method')}")
+    elif differences:
+        status = "differs"
+        notes.insert(0, f"differs from the archive's own report {theirs.name}: " + "; ".join(differences))
+    if getattr(job, "note", None):
+        notes.append(str(job.note))
+    error = "; ".join(notes) or None
+    flags = stats.get("flags") or {}
     return ArchiveRecord(
         path=str(job.path),
         benchmark=job.benchmark,
@@ -299,11 +318,33 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
         accuracy=_number(accuracy) if accuracy is not None else None,
         accuracy_no_fallback=_number(stats.get("accuracy_no_fallback")),
         status=status,
-        error=error or None,
+        error=error,
         report=None if report is None else str(report),
         out=None if out is None else str(out),
-        detail={"result": result, "variant": variant, "judge_errors": (failed, first)},
+        run=getattr(job, "run", None),
+        method=stats.get("method"),
+        decided_rules=decided.get("rules"),
+        decided_recorded=decided.get("recorded"),
+        decided_live=decided.get("live"),
+        undecided=decided.get("undecided"),
+        flags="; ".join(f"{k}={v}" for k, v in flags.items() if v) or None,
+        headline_metric=None if found is None else found[0],
+        headline=None if found is None else _number(found[1]),
+        archive_report=None if theirs is None else str(theirs),
+        archive_headline=_number(their_headline),
+        detail={"result": result, "variant": variant, "judge_errors": (failed, first), "archive_differences": differences},
     )
+
+
+def _archive_report(job: Job, entry: benchmarks.Benchmark, ours: Path | None) -> Path | None:
+    """The report VLMEvalKit wrote beside the result file (``{stem}{report}``), when the
+    archive has one and it is not the report this run writes."""
+    if entry.report is None:
+        return None
+    theirs = job.path.with_name(f"{job.path.stem}{entry.report}")
+    if not theirs.is_file() or (ours is not None and ours.resolve() == theirs.resolve()):
+        return None
+    return theirs
 
 
 def grade_job(

@@ -29,7 +29,23 @@ COLUMNS = (
 )
 #: Columns a record has only in runs that ask for them (``out``: ``--out``; the others:
 #: ``--compare``); :func:`columns` lists those a run's records use.
-OPTIONAL_COLUMNS = ("out", "compare", "compare_accuracy", "disagreements")
+OPTIONAL_COLUMNS = (
+    "out",
+    "compare",
+    "compare_accuracy",
+    "disagreements",
+    "run",
+    "method",
+    "decided_rules",
+    "decided_recorded",
+    "decided_live",
+    "undecided",
+    "flags",
+    "headline_metric",
+    "headline",
+    "archive_report",
+    "archive_headline",
+)
 
 
 @dataclass
@@ -87,6 +103,23 @@ class ArchiveRecord:
     compare: str | None = None
     compare_accuracy: float | None = None
     disagreements: int | None = None
+    #: The run folder (``T{YYYYMMDD}_G{commit}``) the file was read from, when it was one.
+    run: str | None = None
+    #: VLMEvalKit: how undecided rows were decided (rules, the archive's recorded judge,
+    #: a live judge, exact matching) and the counts of each; ``undecided`` rows need a judge.
+    method: str | None = None
+    decided_rules: int | None = None
+    decided_recorded: int | None = None
+    decided_live: int | None = None
+    undecided: int | None = None
+    #: Rows that keep the reference's decision but deserve a look (``no_prediction=101; ...``).
+    flags: str | None = None
+    #: VLMEvalKit: the report's headline cell (its name and value, as the report holds it)
+    #: and, when the archive has its own report beside the file, that report and its value.
+    headline_metric: str | None = None
+    headline: float | None = None
+    archive_report: str | None = None
+    archive_headline: float | None = None
     #: The job's full result for the detailed report of a plan of one (not a column):
     #: ``result`` (the JSON payload or the family's GradeResult) and what the stage kept.
     detail: dict[str, Any] | None = field(default=None, repr=False, compare=False)
