@@ -148,6 +148,15 @@ def _score_text(v: Any) -> str:
     "benchmark picks its variant from its date table; see the README). Not with --variant.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deterministic MCQ fallback.")
+@click.option(
+    "--judge",
+    "judge_policy",
+    type=click.Choice(("auto", "none")),
+    default="auto",
+    show_default=True,
+    help="VLMEvalKit rows the rules cannot decide: auto takes the archive's recorded judge reply (then --judge-model, if "
+    "given; else the row is needs_judge); none reproduces VLMEvalKit's exact_matching policy.",
+)
 @click.option("--judge-model", help="LLM judge model (OpenAI-compatible API; key from OPENAI_API_KEY).")
 @click.option("--judge-base-url", help="Base URL of the judge API (default: OPENAI_BASE_URL or OpenAI).")
 @click.option("--judge-cache/--no-judge-cache", default=True, show_default=True, help="Reuse judge replies from the on-disk cache.")
@@ -309,6 +318,7 @@ def gaia_options(options: dict[str, Any], meta: pl.DataFrame | None, **extra: An
         seed=options.get("seed", 0),
         variant=options.get("variant"),
         as_of=options.get("as_of"),
+        judge_policy=options.get("judge_policy", "auto"),
         **extra,
     )
 

@@ -90,6 +90,10 @@ class GradeOptions:
     #: VLMEvalKit: grade as the evaluation code stood on this day (replaces ``variant``).
     as_of: date | None = None
     seed: int = 0
+    #: VLMEvalKit rows the rules leave undecided: ``"auto"`` takes the archive's recorded
+    #: judge reply (then the live judge, if any; else the row needs a judge), ``"none"``
+    #: reproduces VLMEvalKit's ``exact_matching`` policy.
+    judge_policy: str = "auto"
     #: The family module -> the judge its archives use, and extra options of its ``grade``.
     judges: Mapping[str, Any] = field(default_factory=dict)
     judge_options: Mapping[str, dict[str, Any]] = field(default_factory=dict)
