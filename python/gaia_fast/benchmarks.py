@@ -392,13 +392,13 @@ def vlmevalkit_dataset(name: str) -> KnownDataset | None:
 
 
 def _registry_names() -> list[str]:
-    """Every plain dataset name the registry's patterns spell out (a pattern that is a
-    literal, or alternatives of literals), for suggestions."""
+    """The dataset names the registry's patterns spell out in full (a literal, or top-level
+    alternatives of literals), for suggestions."""
     out = []
     for rx in [r for b in BENCHMARKS.values() for r in b.datasets] + list(UNSUPPORTED):
-        for alt in rx.split("|"):
-            if re.fullmatch(r"[A-Za-z0-9_\-]+", alt):
-                out.append(alt)
+        alts = rx.split("|")
+        if all(re.fullmatch(r"[A-Za-z0-9_\-]+", a) for a in alts):
+            out.extend(alts)
     return out
 
 

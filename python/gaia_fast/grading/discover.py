@@ -143,32 +143,35 @@ class _Context:
         return self.runs[folder]
 
 
-def _known_dataset_name(stem: str, model: str) -> bool:
-    """Whether ``stem`` is ``{model}_{dataset}`` of a dataset the registry or VLMEvalKit
-    knows (a result file, not a side file of a shorter-named one: ``MMStar_MINI`` beside
-    ``MMStar``)."""
-    if not stem.startswith(model + "_"):
-        return False
-    dataset = stem[len(model) + 1 :]
-    if benchmarks.vlmevalkit_dataset(dataset) is not None:
-        return True
-    for b in benchmarks.BENCHMARKS.values():
-        if any(re.fullmatch(rx, dataset) for rx in b.datasets):
-            return True
-    return any(re.fullmatch(rx, dataset) for rx in benchmarks.UNSUPPORTED)
+def _patterns(dataset: str) -> set[str]:
+    """The registry's and :data:`~gaia_fast.benchmarks.UNSUPPORTED`'s patterns ``dataset``
+    matches."""
+    rxs = [rx for b in benchmarks.BENCHMARKS.values() for rx in b.datasets] + list(benchmarks.UNSUPPORTED)
+    return {rx for rx in rxs if re.fullmatch(rx, dataset)}
 
 
 def _side_file_of(path: Path, model: str, stems: set[str]) -> str | None:
     """The result stem ``path`` is a side file of (``{stem}_{anything}`` beside a result
-    file ``{stem}`` of this model folder), or None."""
-    name = path.name
-    stem = name.split(".", 1)[0] if not path.suffix else path.name[: -len(path.suffix)]
-    if _known_dataset_name(stem, model):
+    file ``{stem}`` of this model folder), or None. A longer name that is a dataset of its
+    own is not a side file: VLMEvalKit lists it (``MMStar_MINI`` beside ``MMStar``), or a
+    registry pattern matches it and not the shorter one (``OCRBench_v2`` beside
+    ``OCRBench``); the registry's open patterns (``MMBench.*``) match both names and so do
+    not count."""
+    stem = path.name[: -len(path.suffix)] if path.suffix else path.name
+    if not stem.startswith(model + "_"):
+        return None
+    dataset = stem[len(model) + 1 :]
+    if benchmarks.vlmevalkit_dataset(dataset) is not None:
         return None
     best = None
     for s in stems:
         if s != stem and stem.startswith(s + "_") and s.startswith(model + "_") and (best is None or len(s) > len(best)):
             best = s
+    if best is None:
+        return None
+    mine = _patterns(dataset)
+    if mine and not mine <= _patterns(best[len(model) + 1 :]):
+        return None
     return best
 
 
