@@ -136,6 +136,8 @@ class _Context:
     metadata_ids: set[str] | None
     all_runs: bool
     runs: dict[Path, RunFolder | None] = field(default_factory=dict)
+    #: real paths of the files a quoted glob's matches have made jobs of
+    taken: set[str] = field(default_factory=set)
 
     def run(self, folder: Path) -> RunFolder | None:
         if folder not in self.runs:
@@ -193,9 +195,8 @@ def _looks_gaia(path: Path, columns: list[str], vlmevalkit_named: bool, metadata
     ids = read_values(path, id_col)
     if not ids:
         return None
-    if metadata_ids is not None:
-        hits = sum(i in metadata_ids for i in ids)
-        return f"its {id_col} values are task ids of the metadata" if hits * 2 > len(ids) else None
+    if metadata_ids is not None and sum(i in metadata_ids for i in ids) * 2 > len(ids):
+        return f"its {id_col} values are task ids of the metadata"
     if all(_UUID.fullmatch(i.strip().lower()) for i in ids):
         return f"its {id_col} values are GAIA task ids (UUIDs)"
     return None
@@ -301,9 +302,20 @@ def _classify(path: Path, benchmark: str, plan: Plan) -> None:
             job = Job(path, None, missing[0], missing[1], missing[2])
         else:
             job = Job(path, "gaia", None, path.stem)
-    if folder != path.parent:
-        _set_run(job, path.parent, _Context(benchmark, None, False))
-    plan.jobs.append(job)
+    ctx = _Context(benchmark, None, False)
+    plan.jobs.append(_set_run(job, _home(path, ctx), ctx))
+
+
+def _home(path: Path, ctx: _Context) -> Path:
+    """The run folder a single file comes from (its folder, a link's target's folder, or the
+    newest run folder holding the same bytes), else its own folder."""
+    if benchmarks.is_run_folder(path.parent.name):
+        return path.parent
+    real = Path(os.path.realpath(path))
+    if path.is_symlink() and benchmarks.is_run_folder(real.parent.name):
+        return real.parent
+    copies = [r / path.name for r in path.parent.iterdir() if benchmarks.is_run_folder(r.name) and (r / path.name).is_file()]
+    return next((c.parent for c in _newest(copies, ctx) if _same(path, c)), path.parent)
 
 
 def _set_run(job: Job, folder: Path, ctx: _Context, note: str | None = None) -> Job:
@@ -544,8 +556,12 @@ def _glob_file(path: Path, plan: Plan, ctx: _Context) -> None:
     if of is not None:
         plan.skipped_files.append(SkippedFile(str(path), f"not a result file: an evaluation side file of {of} (judge records, reports)"))
         return
+    real = os.path.realpath(path)
+    if real in ctx.taken:
+        return  # another match of the pattern is this very file (a link and its target)
+    ctx.taken.add(real)
     result = _classify_result(path, folder.name, ctx)
     if isinstance(result, SkippedFile):
         plan.skipped_files.append(result)
         return
-    plan.jobs.append(_set_run(result, path.parent, ctx))
+    plan.jobs.append(_set_run(result, _home(path, ctx), ctx))
