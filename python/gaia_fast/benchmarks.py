@@ -11,6 +11,8 @@ benchmark is one module and one entry here.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -326,11 +328,17 @@ def model_folder(path: str | Path) -> Path:
     return folder
 
 
+_NON_RESULT_RX: tuple[tuple[tuple[str, str], ...], list[tuple[re.Pattern[str], str]]] | None = None
+
+
 def non_result(path: str | Path) -> str | None:
     """What ``path`` is when it is an evaluation output or a judge cache, else None."""
-    name = Path(path).name
-    for rx, what in NON_RESULT:
-        if re.fullmatch(rx, name):
+    global _NON_RESULT_RX
+    if _NON_RESULT_RX is None or _NON_RESULT_RX[0] is not NON_RESULT:  # compiled once (a search asks per file)
+        _NON_RESULT_RX = (NON_RESULT, [(re.compile(rx), what) for rx, what in NON_RESULT])
+    name = os.path.basename(path)
+    for rx, what in _NON_RESULT_RX[1]:
+        if rx.fullmatch(name):
             return what
     return None
 
@@ -481,6 +489,13 @@ class Detected:
 _RESULT_EXT = (".xlsx", ".tsv", ".csv")
 
 
+@functools.lru_cache(maxsize=256)
+def _any_of(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """One compiled pattern that fully matches what any of ``patterns`` fully matches (a
+    folder search asks the registry once per file)."""
+    return re.compile("|".join(f"(?:{rx})" for rx in patterns))
+
+
 def detect(path: str | Path, model: str | None = None) -> Detected | None:
     """The benchmark of a VLMEvalKit result file ``{model}_{dataset}.{xlsx,tsv,csv}``, from
     its dataset name; None when no registered dataset matches. The model is the name of the
@@ -499,7 +514,7 @@ def detect(path: str | Path, model: str | None = None) -> Detected | None:
     for i in range(1, len(parts)):
         model_part, dataset = "_".join(parts[:i]), "_".join(parts[i:])
         for b in BENCHMARKS.values():
-            if any(re.fullmatch(rx, dataset) for rx in b.datasets):
+            if b.datasets and _any_of(b.datasets).fullmatch(dataset):
                 cand = Detected(b, model_part, dataset)
                 if model_part == folder:
                     return cand

@@ -138,6 +138,24 @@ class _Context:
     runs: dict[Path, RunFolder | None] = field(default_factory=dict)
     #: real paths of the files a quoted glob's matches have made jobs of
     taken: set[str] = field(default_factory=set)
+    #: real path of each folder met (resolving folder by folder costs one lstat per file)
+    real_dirs: dict[str, str] = field(default_factory=dict)
+
+    def real(self, path: str | os.PathLike) -> str:
+        """``os.path.realpath(path)``, the folders' part from a cache."""
+        p = os.fspath(path)
+        for _ in range(40):  # a chain of links, as the kernel allows
+            if not os.path.islink(p):
+                break
+            target = os.readlink(p)
+            p = target if os.path.isabs(target) else os.path.join(os.path.dirname(p), target)
+        else:
+            return os.path.realpath(p)
+        folder, name = os.path.split(p)
+        real_folder = self.real_dirs.get(folder)
+        if real_folder is None:
+            real_folder = self.real_dirs[folder] = os.path.realpath(folder)
+        return os.path.join(real_folder, name)
 
     def run(self, folder: Path) -> RunFolder | None:
         if folder not in self.runs:
@@ -315,7 +333,7 @@ def _home(path: Path, ctx: _Context) -> Path:
     if path.is_symlink() and benchmarks.is_run_folder(real.parent.name):
         return real.parent
     copies = [r / path.name for r in path.parent.iterdir() if benchmarks.is_run_folder(r.name) and (r / path.name).is_file()]
-    return next((c.parent for c in _newest(copies, ctx) if _same(path, c)), path.parent)
+    return next((c.parent for c in _newest(copies, ctx) if _same(path, c, ctx)), path.parent)
 
 
 def _set_run(job: Job, folder: Path, ctx: _Context, note: str | None = None) -> Job:
@@ -346,9 +364,9 @@ def _state(p: Path) -> str:
     return "file"
 
 
-def _same(a: Path, b: Path) -> bool:
+def _same(a: Path, b: Path, ctx: _Context) -> bool:
     try:
-        if os.path.realpath(a) == os.path.realpath(b):
+        if ctx.real(a) == ctx.real(b):
             return True
         return filecmp.cmp(a, b, shallow=False)
     except OSError:
@@ -391,7 +409,7 @@ def _pick(entry: _Entry, ctx: _Context) -> tuple[list[tuple[Path, Path, str | No
             return [(use, use.parent, top_note)], skipped
         # Which run the model folder's link or copy comes from: the run copy it is (a link),
         # else the newest run copy with the same bytes (a copied tree, or --reuse copies).
-        top_run = next((r.parent for r in runs if _same(top, r)), None)
+        top_run = next((r.parent for r in runs if _same(top, r, ctx)), None)
         if top_run is None and state == "link":
             real = Path(os.path.realpath(top))
             top_note = f"{top} links outside its model folder, to {real}"
@@ -445,16 +463,18 @@ def _search(folder: Path, plan: Plan, exclude: set[Path], ctx: _Context) -> None
                 groups[key].top = p
             else:
                 groups[key].runs.append(p)
-            plan.seen.add(p.resolve())
-    stems: dict[Path, set[str]] = {
-        d: {n[: -len(Path(n).suffix)] for n in names if Path(n).suffix.lower() in _RESULT_TYPES and benchmarks.non_result(n) is None}
-        for d, names in listing.items()
-    }
+            plan.seen.add(Path(ctx.real(os.path.join(root, name))))
+    stems: dict[Path, set[str]] = {}
+    for d, names in listing.items():
+        stems[d] = set()
+        for n in names:
+            stem, ext = os.path.splitext(n)
+            if ext.lower() in _RESULT_TYPES and benchmarks.non_result(n) is None:
+                stems[d].add(stem)
     for model_dir, name in order:
         entry = groups[(model_dir, name)]
         first = entry.top or entry.runs[0]
         model = model_dir.name
-        dangling = [p for p in [entry.top, *entry.runs] if p is not None and _state(p) == "dangling"]
         why = benchmarks.non_result(first)
         reason = f"not a result file: {why}" if why is not None else None
         if reason is None:
@@ -466,7 +486,7 @@ def _search(folder: Path, plan: Plan, exclude: set[Path], ctx: _Context) -> None
         if reason is not None:
             for p in (entry.top, *entry.runs):
                 if p is not None:
-                    extra = f" (a link to {os.readlink(p)}, which does not exist)" if p in dangling else ""
+                    extra = f" (a link to {os.readlink(p)}, which does not exist)" if _state(p) == "dangling" else ""
                     plan.skipped_files.append(SkippedFile(str(p), reason + extra))
             continue
         chosen, skipped = _pick(entry, ctx)
