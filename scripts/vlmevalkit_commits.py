@@ -21,6 +21,7 @@ What goes in, and why:
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import subprocess
 import sys
@@ -40,7 +41,7 @@ def build(git_dir: str, branch: str = "main", min_length: int = 7) -> tuple[list
     lines = _git(git_dir, "log", "--first-parent", "--format=%H %ct %cd", "--date=format-local:%Y-%m-%d", branch).split("\n")
     commits = [tuple(line.split()) for line in lines if line.strip()]
     stamps = [int(ct) for _, ct, _ in commits]
-    if any(a < b for a, b in zip(stamps, stamps[1:])):
+    if any(a < b for a, b in itertools.pairwise(stamps)):
         raise SystemExit(f"{branch}: committer dates go backwards along the first-parent history; a date cannot stand for the code")
     everything = _git(git_dir, "rev-list", "--all").split()
     length = min_length
@@ -61,8 +62,7 @@ def main() -> None:
     with open(tmp, "w", encoding="utf-8", newline="\n") as f:
         f.write(f"# VLMEvalKit {args.branch} first-parent commits up to {head[:8]} ({rows[0][1]}); scripts/vlmevalkit_commits.py\n")
         f.write("commit,date\n")
-        for prefix, day in rows:
-            f.write(f"{prefix},{day}\n")
+        f.writelines(f"{prefix},{day}\n" for prefix, day in rows)
     tmp.replace(args.out)
     print(f"{args.out}: {len(rows)} commits, {length}-character prefixes, {rows[-1][1]} .. {rows[0][1]}", file=sys.stderr)
 

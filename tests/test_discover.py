@@ -16,7 +16,6 @@ from pathlib import Path
 import polars as pl
 import pytest
 from click.testing import CliRunner
-
 from gaia_fast import benchmarks
 from gaia_fast.grading import discover, runs
 from gaia_fast.grading.headers import read_columns

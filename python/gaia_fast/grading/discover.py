@@ -221,15 +221,15 @@ def _looks_gaia(path: Path, columns: list[str], vlmevalkit_named: bool, metadata
 
 
 def _by_shape(path: Path, model: str | None, dataset: str, note: str) -> Job:
-    circular = any(w in dataset.lower() for w in _CIRCULAR_WORDS)
-    how = "circular multiple choice (its name holds " + next(w for w in _CIRCULAR_WORDS if w in dataset.lower()) + ")" if circular else "multiple choice"
+    word = next((w for w in _CIRCULAR_WORDS if w in dataset.lower()), None)
+    how = "the multiple-choice flow" if word is None else f"the circular multiple-choice flow (the name holds {word!r})"
     return Job(
         path,
-        "mcq-circular" if circular else "mcq",
+        "mcq" if word is None else "mcq-circular",
         model,
         dataset,
         by_shape=True,
-        note=f"{note}; graded by its table's shape as VLMEvalKit grades such a custom dataset: {how} (ImageMCQDataset.evaluate)",
+        note=f"{note}; graded by its table's shape with {how}",
     )
 
 
@@ -258,20 +258,19 @@ def _classify_result(path: Path, model: str | None, ctx: _Context) -> Job | Skip
             return Job(path, "gaia", None, path.stem)
     if dataset is not None:
         known = benchmarks.vlmevalkit_dataset(dataset)
-        shape = columns is not None and benchmarks.mcq_shape(columns)
-        if known is not None and known.evaluate_owner != "ImageMCQDataset":
-            return Job(
-                path,
-                None,
-                model,
-                dataset,
-                f"no grading flow yet for {dataset} (VLMEvalKit grades it with {known.evaluate_owner}.evaluate: {known.grading})",
+        no_flow = None if known is None else (
+            f"no grading flow yet for {dataset} (VLMEvalKit grades it with {known.evaluate_owner}.evaluate: {known.grading})"
+        )
+        if columns is not None and benchmarks.mcq_shape(columns) and (known is None or known.evaluate_owner == "ImageMCQDataset"):
+            # VLMEvalKit builds an unknown dataset with A and B columns as a custom MCQ dataset:
+            # ImageMCQDataset.evaluate, the flow "mcq" reproduces. Any other evaluate: no guess.
+            label = f"{dataset} is not in gaia-fast's registry" + (
+                "; VLMEvalKit grades it with ImageMCQDataset.evaluate" if known else
+                "; VLMEvalKit grades an unknown dataset with option columns as a custom multiple-choice dataset (ImageMCQDataset.evaluate)"
             )
-        if shape:
-            label = f"{dataset} is not in gaia-fast's registry" + (" (a VLMEvalKit ImageMCQDataset)" if known else "")
             return _by_shape(path, model, dataset, label)
-        if known is not None:
-            return Job(path, None, model, dataset, f"no grading flow yet for {dataset} (VLMEvalKit grades it with {known.evaluate_owner}.evaluate: {known.grading})")
+        if no_flow is not None:
+            return Job(path, None, model, dataset, no_flow)
         near = benchmarks.nearest_datasets(dataset)
         what = (
             f"cannot read it ({unreadable})" if unreadable
@@ -287,7 +286,9 @@ def _classify_result(path: Path, model: str | None, ctx: _Context) -> Job | Skip
             + f", and {what}; not graded",
         )
     if columns is not None and benchmarks.mcq_shape(columns):
-        return _by_shape(path, model, path.stem, f"{path.name} names no known dataset")
+        return _by_shape(
+            path, model, path.stem, f"{path.name} names no known dataset; its columns are VLMEvalKit's multiple-choice table (ImageMCQDataset.evaluate)"
+        )
     if unreadable:
         return Job(path, None, model, None, f"{unreadable}; not graded")
     shown = ", ".join(columns or []) or "none"

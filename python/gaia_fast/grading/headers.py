@@ -114,7 +114,7 @@ def _jsonl_objects(path: Path, rows: int) -> list[dict]:
                 continue
             obj = json.loads(line)
             if not isinstance(obj, dict):
-                raise ValueError(f"line {lineno} is not a JSON object")
+                raise ValueError(f"line {lineno} is not a JSON object")  # noqa: TRY004 - bad data, not a bad argument
             out.append(obj)
             if len(out) >= rows:
                 break

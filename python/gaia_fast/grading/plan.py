@@ -1,4 +1,4 @@
-"""The plan of a grade run and its records: discovery turns paths into a :class:`Plan` of
+r"""The plan of a grade run and its records: discovery turns paths into a :class:`Plan` of
 :class:`Job`\ s, the executor turns each job into one :class:`ArchiveRecord`, reporters print
 and write them."""
 
