@@ -244,6 +244,11 @@ def test_gaia_only_by_layout_or_ids(tmp_path):
     skipped = {Path(s.path).name: s.reason for s in plan.skipped_files}
     assert "no known GAIA layout" in skipped["numbered.csv"] and "columns: id, prediction, truth" in skipped["numbered.csv"]
     assert "other.parquet" in skipped
+    # a VLMEvalKit-named table in a file type VLMEvalKit never writes results in: listed, not GAIA
+    build_tree._mcq_frame().write_ndjson(runs_dir / "vila_8b_MMStar.jsonl")
+    skipped = {Path(s.path).name: s.reason for s in discover.expand([runs_dir]).skipped_files}
+    assert "named like VLMEvalKit's MMStar results" in skipped["vila_8b_MMStar.jsonl"]
+    (runs_dir / "vila_8b_MMStar.jsonl").unlink()
     # ids that match --metadata make it a GAIA archive
     plan = discover.expand([runs_dir], metadata_ids={"1", "2", "3"})
     assert {j.path.name for j in plan.jobs if j.benchmark == "gaia"} == {"agent_a.jsonl", "uuids.csv", "numbered.csv"}

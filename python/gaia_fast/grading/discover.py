@@ -292,10 +292,15 @@ def _classify_result(path: Path, model: str | None, ctx: _Context) -> Job | Skip
     if unreadable:
         return Job(path, None, model, None, f"{unreadable}; not graded")
     shown = ", ".join(columns or []) or "none"
+    named_like = benchmarks.detect(path.with_suffix(".xlsx"), model) if path.suffix.lower() not in (".xlsx", ".tsv", ".csv") else None
+    name_says = (
+        f"named like VLMEvalKit's {named_like.dataset} results, but VLMEvalKit does not write results as {path.suffix}"
+        if named_like is not None
+        else "no VLMEvalKit {model}_{dataset} name"
+    )
     return SkippedFile(
         str(path),
-        "not a result file: no known GAIA layout with a task id (or ids of the metadata) and no VLMEvalKit "
-        f"{{model}}_{{dataset}} name; columns: {shown[:200]}",
+        f"not a result file: no known GAIA layout with a task id (or ids of the metadata), and {name_says}; columns: {shown[:200]}",
     )
 
 
