@@ -245,7 +245,7 @@ def test_gaia_only_by_layout_or_ids(tmp_path):
     assert "no known GAIA layout" in skipped["numbered.csv"] and "columns: id, prediction, truth" in skipped["numbered.csv"]
     assert "other.parquet" in skipped
     # a VLMEvalKit-named table in a file type VLMEvalKit never writes results in: listed, not GAIA
-    build_tree._mcq_frame().write_ndjson(runs_dir / "vila_8b_MMStar.jsonl")
+    build_tree._mcq_frame(question=False).write_ndjson(runs_dir / "vila_8b_MMStar.jsonl")
     skipped = {Path(s.path).name: s.reason for s in discover.expand([runs_dir]).skipped_files}
     assert "named like VLMEvalKit's MMStar results" in skipped["vila_8b_MMStar.jsonl"]
     (runs_dir / "vila_8b_MMStar.jsonl").unlink()
