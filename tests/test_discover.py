@@ -76,6 +76,12 @@ def test_no_file_is_gaia_and_each_pair_once(tree):
     charxiv = by[("vila_8b", "CharXiv_reasoning_val")]
     assert charxiv.benchmark is None and "CharXiv.evaluate" in charxiv.reason and "judge" in charxiv.reason
     assert by[("instructblip_7b", "MMStar")].run is None and by[("instructblip_7b", "MMStar")].note is None
+    # every file found is a job or a listed skip
+    accounted = [str(j.path) for j in plan.jobs] + [s.path for s in plan.skipped_files]
+    found = [str(p) for p in tree.rglob("*") if p.is_file() or p.is_symlink()]
+    assert sorted(accounted) == sorted(found)
+    older = {Path(s.path).relative_to(tree).as_posix(): s.reason for s in plan.skipped_files}[f"vila_8b/{OLD}/vila_8b_MMStar.xlsx"]
+    assert "another copy of vila_8b/vila_8b_MMStar.xlsx" in older and "--all-runs" in older
 
 
 def test_model_folder_link_or_copy_is_used_when_it_exists(tmp_path):
@@ -100,6 +106,8 @@ def test_all_runs_grades_every_run_folder_copy_once(tree):
             assert _in_run(Path(j.path)), j.path  # the model folder's copies are the runs' files
     real = [os.path.realpath(j.path) for j in plan.jobs]
     assert len(real) == len(set(real))
+    accounted = [str(j.path) for j in plan.jobs] + [s.path for s in plan.skipped_files]
+    assert sorted(accounted) == sorted(str(p) for p in tree.rglob("*") if p.is_file() or p.is_symlink())
     assert by[("vila_8b", "MMStar", OLD)].as_of == dt.date(2024, 11, 20)
     assert by[("vila_8b", "MMStar", NEW)].as_of == dt.date(2025, 8, 4)
 

@@ -497,6 +497,13 @@ def _search(folder: Path, plan: Plan, exclude: set[Path], ctx: _Context) -> None
             continue
         chosen, skipped = _pick(entry, ctx)
         plan.skipped_files.extend(skipped)
+        # Every other copy is listed: nothing found is passed over in silence.
+        listed = {Path(s.path) for s in skipped} | {c[0] for c in chosen}
+        for p in (entry.top, *entry.runs):
+            if p is not None and p not in listed:
+                graded = ", ".join(str(c[0]) for c in chosen) or "none"
+                how = "its run folder's copy" if p == entry.top else "the copy VLMEvalKit reads next; --all-runs grades every run's copy"
+                plan.skipped_files.append(SkippedFile(str(p), f"another copy of {model}/{name}: graded from {graded} ({how})"))
         for path, home, note in chosen:
             result = _classify_result(path, model, ctx)
             if isinstance(result, SkippedFile):
