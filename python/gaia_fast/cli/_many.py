@@ -117,7 +117,7 @@ def exit_code(records: list[ArchiveRecord]) -> int:
     return 0
 
 
-def grade_bulk(plan: Plan, options: dict[str, Any], *, summary: Path | None, report_dir: Path, jobs: int | None, err, out) -> int:
+def grade_bulk(plan: Plan, options: dict[str, Any], meta, *, summary: Path | None, report_dir: Path, jobs: int | None, err, out) -> int:
     """Grade ``plan``, print (or emit JSON), write ``summary``; return the exit code."""
     ctx = click.get_current_context()
     for key, (flag, why) in SINGLE_ONLY.items():
@@ -134,9 +134,6 @@ def grade_bulk(plan: Plan, options: dict[str, Any], *, summary: Path | None, rep
         raise click.UsageError(f"--compare applies to GAIA archives (a second GAIA scorer); none of the {len(plan.jobs)} archive(s) is one")
     if summary is not None and summary.suffix.lower() not in (".csv", ".parquet", ".pq"):
         raise click.BadParameter(f"{summary}: write the summary as .csv or .parquet", param_hint="--summary")
-    from gaia_fast.cli.grade import load_meta
-
-    meta = load_meta(options)
     as_json = options.get("as_json", False)
     if not plan.jobs and not plan.skipped_files:
         raise BadInput("no result files found")

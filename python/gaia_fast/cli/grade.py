@@ -176,6 +176,11 @@ def _score_text(v: Any) -> str:
     help="Several archives: write the one-row-per-archive table here (.csv or .parquet).",
 )
 @click.option(
+    "--all-runs",
+    is_flag=True,
+    help="VLMEvalKit run folders (T{YYYYMMDD}_G{commit}): grade every run's copy of each file, not only the one VLMEvalKit reads next.",
+)
+@click.option(
     "--pivot",
     is_flag=True,
     help="Several archives: also print models x datasets (each dataset's headline number, the archive's own beside it); "
@@ -253,17 +258,24 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
     if len(archives) == 1 and summary is None and not options["pivot"] and (one.is_file() or is_workspace(one) or is_parquet_dataset(one) or is_metadata_folder(one)):
         # One archive: a plan of one, with its detailed report.
         plan = single(one, benchmark or "auto")
+        if not plan.jobs:
+            raise BadInput(f"{one}: {plan.skipped_files[0].reason}; nothing to grade")
+        if plan.jobs[0].benchmark is None:
+            raise BadInput(f"{one}: {plan.jobs[0].reason}; --benchmark NAME grades it with a flow anyway (gaia, mcq, ...)")
         options["benchmark"] = plan.jobs[0].benchmark
         grade_archive(plan, **options)
         return
-    try:
-        exclude = [report_dir] + ([options["out"]] if options.get("out") is not None else [])
-        plan = expand([str(a) for a in archives], benchmark or "auto", exclude=exclude)
-    except FileNotFoundError as e:
-        raise BadInput(str(e)) from None
     out_console, err = _consoles(options["as_json"])
     with _library_warnings(err):
-        code = grade_bulk(plan, options, summary=summary, report_dir=report_dir, jobs=jobs, err=err, out=out_console)
+        # The metadata's task ids tell a GAIA archive from other tables in a folder search.
+        meta = load_meta(options)
+        try:
+            exclude = [report_dir] + ([options["out"]] if options.get("out") is not None else [])
+            ids = set(meta["task_id"].drop_nulls().to_list()) if meta is not None else None
+            plan = expand([str(a) for a in archives], benchmark or "auto", exclude=exclude, all_runs=options["all_runs"], metadata_ids=ids)
+        except FileNotFoundError as e:
+            raise BadInput(str(e)) from None
+        code = grade_bulk(plan, options, meta, summary=summary, report_dir=report_dir, jobs=jobs, err=err, out=out_console)
     if code:
         sys.exit(code)
 

@@ -216,6 +216,7 @@ def _grade_gaia(job: Job, options: GradeOptions, report: Path | None, out: Path 
         error=error,
         report=None if report is None else str(report),
         out=None if out is None else str(out),
+        run=job.run,
         compare=options.compare,
         compare_accuracy=None if options.compare is None else _number((outcome.compare_summary or {}).get("accuracy_weighted")),
         disagreements=outcome.diff_total if options.compare is not None else None,
@@ -233,10 +234,14 @@ def _judge_errors(rows: pl.DataFrame) -> tuple[int, str | None]:
 
 
 def _variant(job: Job, entry: benchmarks.Benchmark, options: GradeOptions) -> str | None:
+    """``--as-of``, else ``--variant``, else the variant of the day the run folder's commit
+    was made (VLMEvalKit's code that graded the file), else the family's default."""
     if options.as_of is not None:
         return entry.variant_on(options.as_of)  # ValueError: a date the table says nothing about
-    if options.variant_scope == "all" or job.benchmark in CAN_INFER_BENCHMARKS:
+    if options.variant is not None and (options.variant_scope == "all" or job.benchmark in CAN_INFER_BENCHMARKS):
         return options.variant
+    if job.as_of is not None and entry.variants:
+        return entry.variant_on(job.as_of)
     return None
 
 
@@ -290,7 +295,7 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
         found_theirs = headline(their_report)
         their_headline = None if found_theirs is None else found_theirs[1]
         differences = report_differences(result.report, their_report)
-    status = "ok_by_shape" if getattr(job, "by_shape", False) else "ok"
+    status = "ok_by_shape" if job.by_shape else "ok"
     failed, first = _judge_errors(rows)
     if failed:
         # The outputs are written and the failed calls count as wrong; the run must say so
@@ -306,8 +311,8 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
     elif differences:
         status = "differs"
         notes.insert(0, f"differs from the archive's own report {theirs.name}: " + "; ".join(differences))
-    if getattr(job, "note", None):
-        notes.append(str(job.note))
+    if job.note:
+        notes.append(job.note)
     error = "; ".join(notes) or None
     flags = stats.get("flags") or {}
     return ArchiveRecord(
@@ -325,7 +330,7 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
         error=error,
         report=None if report is None else str(report),
         out=None if out is None else str(out),
-        run=getattr(job, "run", None),
+        run=job.run,
         method=stats.get("method"),
         decided_rules=decided.get("rules"),
         decided_recorded=decided.get("recorded"),
@@ -410,7 +415,8 @@ def _report_for(job: Job, reports: _Reports) -> Path | None:
     entry = benchmarks.get(job.benchmark)
     model = job.model or job.path.parent.name or "results"
     name = f"{job.path.stem}{entry.report or '_acc.csv'}"
-    return reports.claim(model, name)
+    # As VLMEvalKit lays them out: a run's reports in its run folder.
+    return reports.claim(f"{model}/{job.run}" if job.run else model, name)
 
 
 def report_paths(plan: Plan, report_dir: str | os.PathLike | None) -> list[Path | None]:

@@ -4,6 +4,7 @@ and write them."""
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -58,6 +59,18 @@ class Job:
     model: str | None = None
     dataset: str | None = None
     reason: str | None = None
+    #: the VLMEvalKit run folder the file comes from (``T20250430_G1a2b3c4d``), else None
+    run: str | None = None
+    #: the VLMEvalKit commit that run recorded (None: none recorded, or no run folder)
+    commit: str | None = None
+    #: the UTC day that commit landed on VLMEvalKit's main line: the day that picks the
+    #: variant (None: no run folder, or a commit gaia-fast's table does not know; ``note`` says)
+    as_of: _dt.date | None = None
+    #: graded by its table's shape (an unknown dataset with the multiple-choice columns)
+    by_shape: bool = False
+    #: what the summary must say about how this file was chosen (a link that points nowhere,
+    #: an unknown commit, a grading by shape), else None
+    note: str | None = None
 
 
 @dataclass(frozen=True)
