@@ -451,10 +451,11 @@ def _replay_vanilla(
         choices = {ch: option_cols[ch][j] for ch in letters if option_cols[ch][j] is not None}
         pool = 0
         verdict = "right" if hit else "wrong"
-        if text == EXACT_MATCHING_TEXT:
+        marker = text.strip() if text is not None else None  # the random-draw text ends with ". "
+        if marker == EXACT_MATCHING_TEXT:
             opt, route = "Z", "recorded_exact_matching"
             reason = f"{who}: the archive found no option and fell back to exact matching (Z); its hit {hit:g} is kept"
-        elif text == RANDOM_TEXT:
+        elif marker == RANDOM_TEXT:
             opt, route = None, "recorded_random"
             pool = len(choices) + (0 if "Z" in choices else 1)
             reason = f"{who}: three judge replies were unreadable and the archive drew a random letter; its recorded hit {hit:g} ({verdict}) is the draw it made"
@@ -498,9 +499,9 @@ def _vanilla_archive_method(records: Records, keys_all: list[str | None] | None,
         text = log_text(rec.get("log"))
         if text is None:
             continue
-        if text == EXACT_MATCHING_TEXT:
+        if text.strip() == EXACT_MATCHING_TEXT:
             exact += 1
-        elif text == RANDOM_TEXT:
+        elif text.strip() == RANDOM_TEXT:
             judge += 1
         else:
             pred = rec.get("prediction") if rec.get("prediction") is not None else pred_of.get(key)

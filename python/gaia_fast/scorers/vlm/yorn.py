@@ -512,14 +512,16 @@ def _archive_method(records: Records, keys: list[str | None] | None, rules_extra
     """A ``_tmp.pkl`` exists only where a judge was asked; else the ``_auxmatch`` answers
     of the rows the extraction leaves Unknown show whether a judge read them."""
     judge = exact = 0
-    if any("tmp" in r for r in records.entries.values()):
-        judge = 1
     for key, ext in zip(keys or [], rules_extracted):
         if ext != "Unknown" or key is None:
             continue
-        ans, _ = _recorded_answer(records.get(key))
-        judge += ans in ("Yes", "No")
-        exact += ans == "Unknown"
+        rec = records.get(key)
+        ans, _ = _recorded_answer(rec)
+        if rec is not None and "tmp" in rec:
+            judge += 1  # the judge was asked about it (an Unknown there is its answer)
+        elif ans is not None:
+            judge += ans in ("Yes", "No")
+            exact += ans == "Unknown"
     return _archive_method_line(records, judge, exact)
 
 
