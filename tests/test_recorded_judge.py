@@ -13,7 +13,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 from gaia_fast import benchmarks
 from gaia_fast.io import safe_pickle
 from gaia_fast.io.readers import InputError

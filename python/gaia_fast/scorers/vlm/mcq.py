@@ -37,7 +37,6 @@ import pyarrow as pa
 from gaia_fast import _native
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
-from gaia_fast.scorers.vlm.recorded import EXACT_MATCHING_TEXT, RANDOM_TEXT, Records, index_key, log_text
 from gaia_fast.scorers.vlm.mcq_tables import (
     GROUPS,
     JUDGE_PROMPT_CN,
@@ -50,6 +49,7 @@ from gaia_fast.scorers.vlm.mcq_tables import (
     VARIANTS,
     VMC_COLUMNS,
 )
+from gaia_fast.scorers.vlm.recorded import EXACT_MATCHING_TEXT, RANDOM_TEXT, Records, index_key, log_text
 
 __all__ = [
     "BENCHMARKS",
@@ -395,6 +395,10 @@ def _fallback_stats(ok: pl.DataFrame, n: int, benchmark: str, variant: str | Non
 # --------------------------------------------------------------------------------------
 
 JUDGE_POLICIES = ("auto", "none")
+_NEEDS_JUDGE = (
+    "needs_judge: {} can_infer found no option and the recorded judge files have no entry for this index; "
+    "not counted (pass a judge to decide it)"
+)
 #: Row statuses that keep VLMEvalKit's decision but say what is wrong with the row, in
 #: the order a row takes them (a row with several takes the first).
 FLAG_STATUSES = ("no_prediction", "answer_not_in_options", "duplicate_index")
@@ -600,6 +604,22 @@ def _method_stats(
     return out
 
 
+def _no_judge_stats(result: GradeResult, name: str) -> GradeResult:
+    """The method keys for a flow whose reference has no judge: the rules decide every row."""
+    n = result.rows.height
+    result.stats.update(
+        {
+            "decided": {"rules": n, "recorded": 0, "live": 0, "undecided": 0},
+            "decided_unit": "rows",
+            "flags": {},
+            "method": f"rules ({name} has no judge)",
+            "archive_method": None,
+            "matches_archive": True,
+        }
+    )
+    return result
+
+
 def _truth_flags(frame: pl.DataFrame, cols: dict[str, str], letters: list[str]) -> pl.DataFrame:
     """Per row: no prediction (an empty cell: upstream reads ``"nan"``), an answer that is
     none of the row's non-empty option letters, an index another row repeats."""
@@ -794,9 +814,7 @@ def _grade_livexivvqa(
         work = work.with_columns(
             work["extracted"].scatter(idx, pl.Series([None] * k, dtype=pl.String)),
             work["route"].scatter(idx, pl.Series(["needs_judge"] * k, dtype=pl.String)),
-            work["reason_judge"].scatter(idx, pl.Series(
-                [f"needs_judge: {variant} can_infer found no option and the recorded judge files have no entry for this index; "
-                 "not counted (pass a judge to decide it)"] * k, dtype=pl.String)),
+            work["reason_judge"].scatter(idx, pl.Series([_NEEDS_JUDGE.format(variant)] * k, dtype=pl.String)),
             work["_needs"].scatter(idx, pl.Series([True] * k, dtype=pl.Boolean)),
         )
     crash = pl.col("route") == "error"
@@ -1352,11 +1370,11 @@ def _circular_log_kind(log: Any) -> str:
         return "recorded_other"
     if log.strip() == EXACT_MATCHING_TEXT:
         return "recorded_exact_matching"
-    if log.startswith("Succeed During Pre-fetching") or log.startswith("Failed in Prefetching Rolling"):
+    if log.startswith(("Succeed During Pre-fetching", "Failed in Prefetching Rolling")):
         return "recorded_prefetch"
     if RANDOM_TEXT in log:
         return "recorded_random"
-    if "Failed in Rolling" in log or re.search(r"^Rolling \d+", log, re.M):
+    if "Failed in Rolling" in log or re.search(r"^Rolling \d+", log, re.MULTILINE):
         return "recorded_judge"
     return "recorded_other"
 
@@ -1641,14 +1659,14 @@ def grade(
             raise ValueError("vmcbench uses no judge (its reference has none)")
         if missing_sources not in ("null", "skip"):
             raise ValueError(f"missing_sources must be 'null' or 'skip', not {missing_sources!r}")
-        return _grade_vmcbench(frame, seed, missing_sources)
+        return _no_judge_stats(_grade_vmcbench(frame, seed, missing_sources), "VMCBench")
     if bench == "mmmu":
         variant = "2023-12" if variant is None else variant
         if variant not in VARIANTS:
             raise ValueError(f"unknown can_infer variant {variant!r}; expected one of {', '.join(map(repr, VARIANTS))}")
         if judge is not None:
             raise ValueError("mmmu (MMMU_eval) uses no judge (its reference has none)")
-        return _grade_mmmu(frame, variant, seed)
+        return _no_judge_stats(_grade_mmmu(frame, variant, seed), "MMMU_eval (2023-12)")
     if report not in ("acc", "mmt"):
         raise ValueError(f"report must be 'acc' or 'mmt', not {report!r}")
     # Upstream VLMEvalKit's archives were scored by the classic matcher (2024-03 .. 2025-08);

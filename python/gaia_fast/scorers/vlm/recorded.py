@@ -38,7 +38,7 @@ import polars as pl
 from gaia_fast.io import safe_pickle
 from gaia_fast.io.readers import InputError
 
-__all__ = ["Records", "find_records", "index_key", "log_text", "EXACT_MATCHING_TEXT", "RANDOM_TEXT"]
+__all__ = ["EXACT_MATCHING_TEXT", "RANDOM_TEXT", "Records", "find_records", "index_key", "log_text"]
 
 #: What ``extract_answer_from_item`` logs when the rules found nothing and there is no judge
 #: (also the whole log of an undecided circular question under ``exact_matching``).
