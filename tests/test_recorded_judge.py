@@ -85,6 +85,29 @@ def test_safe_pickle_reads_real_judge_caches():
         safe_pickle.loads(b"\x80\x04\x95", source="broken.pkl")
 
 
+def test_pickled_result_table_is_read_only_with_the_pandas_allow_list(tmp_path):
+    """VLMEvalKit's later dump pickles the result table under the cache's name when its xlsx
+    cannot be written: such a DataFrame is read (plain pandas/pyarrow rebuilders only)."""
+    pytest.importorskip("pandas")
+    src = DATA / "synth_head"
+    table = pl.read_excel(src / "m_MMStar_gpt-4o-mini_result.xlsx").to_pandas()
+    d = tmp_path / "p"
+    d.mkdir()
+    shutil.copy(src / "m_MMStar.xlsx", d / "m_MMStar.xlsx")
+    blob = pickle.dumps(table)
+    (d / "m_MMStar_gpt-4o-mini_result.pkl").write_bytes(blob)
+    with pytest.raises(safe_pickle.UnsafePickleError, match="pandas"):
+        safe_pickle.loads(blob, source="x.pkl")
+    rec = find_records(d / "m_MMStar.xlsx")
+    assert [p.name for p in rec.files] == ["m_MMStar_gpt-4o-mini_result.pkl"] and len(rec) == 12
+    res = _grade_mcq(d / "m_MMStar.xlsx", "mcq", "2026-06", recorded=rec)
+    assert _same_report(res.report, src / "m_MMStar_acc.csv") and res.stats["decided"]["recorded"] == 7
+    # A pandas function that runs something is not on the list.
+    evil = b"\x80\x02cpandas\neval\nX\x05\x00\x00\x001 + 1\x85R."
+    with pytest.raises(safe_pickle.UnsafePickleError, match="pandas.eval"):
+        safe_pickle.loads(evil, source="e.pkl", allow_pandas=True)
+
+
 # --------------------------------------------------------------------------------------
 # Finding records
 # --------------------------------------------------------------------------------------

@@ -20,7 +20,9 @@ outputs"; the names are the same from c03bc048, 2024-07, to head):
   judge's raw reply text in ``score``.
 
 :func:`find_records` finds and loads them; pickles go through
-:mod:`gaia_fast.io.safe_pickle`. The family modules decide rows from them
+:mod:`gaia_fast.io.safe_pickle`. From 2025 VLMEvalKit's ``dump`` pickles a table it cannot
+write as xlsx under the same name with ``.pkl`` (so ``{stem}_{J}_result.pkl`` may hold the
+result table, a pandas DataFrame, instead of the cache): such a pickle is read as the table. The family modules decide rows from them
 (``grade(..., recorded=records)``).
 """
 
@@ -153,8 +155,26 @@ def _column(frame: pl.DataFrame, name: str) -> str | None:
     return None
 
 
-def _table_entries(path: Path, fields: tuple[str, ...], notes: list[str]) -> tuple[dict[str, dict[str, Any]], tuple[str, ...]] | None:
-    frame = _read_table(path)
+def _pandas_to_text(data: Any) -> pl.DataFrame:
+    """A pickled pandas DataFrame as a text table (``str()`` of each cell, NaN/None/NA -> null)."""
+    cols: dict[str, list[str | None]] = {}
+    for c in data.columns:
+        vals: list[str | None] = []
+        for v in data[c].tolist():
+            missing = v is None or type(v).__name__ in ("NAType", "NaTType") or (isinstance(v, float) and math.isnan(v))
+            vals.append(None if missing else str(v))
+        cols[str(c)] = vals
+    return pl.DataFrame(cols, schema={c: pl.String for c in cols})
+
+
+def _is_pandas_frame(data: Any) -> bool:
+    return type(data).__name__ == "DataFrame" and type(data).__module__.startswith("pandas")
+
+
+def _table_entries(
+    path: Path, fields: tuple[str, ...], notes: list[str], frame: pl.DataFrame | None = None
+) -> tuple[dict[str, dict[str, Any]], tuple[str, ...]] | None:
+    frame = _read_table(path) if frame is None else frame
     idx = _column(frame, "index")
     present = {f: _column(frame, f) for f in fields}
     if idx is None or not any(present.values()):
@@ -179,8 +199,14 @@ def _table_entries(path: Path, fields: tuple[str, ...], notes: list[str]) -> tup
     return out, tuple(frame.columns)
 
 
-def _pickle_entries(path: Path, notes: list[str], value_name: str | None = None) -> dict[str, dict[str, Any]] | None:
-    data = safe_pickle.load(path)  # UnsafePickleError propagates: never silently skip a hostile file
+def _pickle_entries(
+    path: Path, notes: list[str], value_name: str | None = None, fields: tuple[str, ...] = ()
+) -> dict[str, dict[str, Any]] | None:
+    data = safe_pickle.load(path, allow_pandas=True)  # UnsafePickleError propagates: never skip a hostile file quietly
+    if _is_pandas_frame(data) and fields:
+        # VLMEvalKit's dump pickles the result table under this name when its xlsx fails.
+        res = _table_entries(path, fields, notes, frame=_pandas_to_text(data))
+        return None if res is None else res[0]
     if not isinstance(data, dict):
         notes.append(f"{path.name}: not used: it holds a {type(data).__name__}, not VLMEvalKit's index -> record dict")
         return None
@@ -278,7 +304,7 @@ def _find_mcq(path: Path, names: set[str]) -> Records | None:
     columns: tuple[str, ...] = ()
     for f in files:
         if f.suffix == ".pkl":
-            got = _pickle_entries(f, notes)
+            got = _pickle_entries(f, notes, fields=("hit", "log", "prediction"))
         else:
             res = _table_entries(f, ("hit", "log", "prediction"), notes)
             got, columns = (None, columns) if res is None else (res[0], columns or res[1])
@@ -296,7 +322,7 @@ def _find_mcq(path: Path, names: set[str]) -> Records | None:
 
 def _find_yorn(path: Path, names: set[str]) -> Records | None:
     stem = path.stem
-    aux = [path.parent / f"{stem}_auxmatch.{ext}" for ext in _TABLE_EXT if f"{stem}_auxmatch.{ext}" in names]
+    aux = [path.parent / f"{stem}_auxmatch.{ext}" for ext in (*_TABLE_EXT, "pkl") if f"{stem}_auxmatch.{ext}" in names]
     tmp = path.parent / f"{stem}_tmp.pkl" if f"{stem}_tmp.pkl" in names else None
     if not aux and tmp is None:
         return None
@@ -305,6 +331,13 @@ def _find_yorn(path: Path, names: set[str]) -> Records | None:
     used: list[Path] = []
     columns: tuple[str, ...] = ()
     for f in aux:
+        if f.suffix == ".pkl":  # the table pickled by dump's fallback
+            got = _pickle_entries(f, notes, fields=("extracted",))
+            if got is None:
+                continue
+            _merge(entries, got, f.name, notes, ("extracted",))
+            used.append(f)
+            continue
         res = _table_entries(f, ("extracted",), notes)
         if res is None:
             continue
@@ -340,7 +373,7 @@ def _find_judged(path: Path, names: set[str]) -> Records | None:
     columns: tuple[str, ...] = ()
     for f in files:
         if f.suffix == ".pkl":
-            got = _pickle_entries(f, notes)
+            got = _pickle_entries(f, notes, fields=("score", "log"))
         else:
             res = _table_entries(f, ("score", "log"), notes)
             got, columns = (None, columns) if res is None else (res[0], columns or res[1])
