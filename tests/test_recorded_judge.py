@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import pickle
+import re
 import shutil
 from pathlib import Path
 
@@ -415,9 +416,41 @@ def test_mmvet_score_that_is_not_a_number_is_an_error(tmp_path):
     assert "not numbers" in res.stats["reference_error"]
 
 
-def test_mmvet_is_registered():
+def test_judge_only_datasets_are_registered():
     found = benchmarks.detect(DATA / "instructblip_7b" / "instructblip_7b_MMVet.xlsx")
     assert found is not None and found.benchmark.name == "mmvet" and found.benchmark.module == "gaia_fast.scorers.vlm.judged"
     assert benchmarks.variant_on("mmvet", "2023-12-06") == "2023-12" and benchmarks.variant_on("mmvet", "2024-07-27") == "classic"
-    assert benchmarks.unsupported(Path("m/m_LLaVABench.xlsx")) is not None
-    assert list(benchmarks.BENCHMARKS)[-1] == "mmvet"
+    llava = benchmarks.detect(DATA / "synth_head" / "m_LLaVABench.xlsx")
+    assert llava is not None and llava.benchmark.name == "llavabench"
+    listed = [name for name in ("MMVet", "LLaVABench", "MMVP") if any(re.fullmatch(rx, name) for rx in benchmarks.UNSUPPORTED)]
+    assert listed == ["MMVP"]
+    assert list(benchmarks.BENCHMARKS)[-2:] == ["mmvet", "llavabench"]
+
+
+def test_llavabench_archive_is_reproduced(tmp_path):
+    path = DATA / "synth_head" / "m_LLaVABench.xlsx"
+    rec = find_records(path)
+    assert (rec.kind, rec.judge, len(rec)) == ("judged", "openai", 11)
+    frame = read_result_table(path)
+    res = judged.grade(frame, benchmark="llavabench", recorded=rec)
+    assert _same_report(res.report, path.with_name("m_LLaVABench_score.csv"))
+    assert res.stats["decided"] == {"rules": 0, "recorded": 11, "live": 0, "undecided": 0}
+    assert res.stats["archive_method"] == "judge openai" and res.stats["matches_archive"] is True
+    assert "could not be parsed" in res.rows["reason"][1]  # the (-1, -1) review counts, as upstream
+    d = tmp_path / "l"
+    d.mkdir()
+    shutil.copy(path, d / path.name)
+    table = pl.read_excel(path.with_name("m_LLaVABench_openai_result.xlsx"), infer_schema_length=0)
+    table.filter(pl.col("index") != "0").write_excel(d / "m_LLaVABench_openai_result.xlsx")
+    part = judged.grade(frame, benchmark="llavabench", recorded=find_records(d / path.name))
+    assert part.stats["decided"]["undecided"] == 1 and part.rows["status"][0] == "needs_judge"
+    assert part.stats["matches_archive"] is False and part.stats["tasks"] == 10
+
+
+def test_pairwise_sum_is_numpys():
+    np = pytest.importorskip("numpy")
+    rng = np.random.default_rng(7)
+    for n in (1, 7, 8, 9, 16, 127, 128, 129, 257, 1000, 4099):
+        values = (rng.random(n) * 10).round(rng.integers(0, 4)).tolist()
+        assert judged._pairwise_sum(values, 0, n) == float(np.sum(np.array(values)))
+        assert judged._pandas_mean(values) == float(np.mean(np.array(values)))

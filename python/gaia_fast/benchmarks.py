@@ -285,6 +285,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             # 20eb37a8 (2023-12-11): parsed scores, fixed capability order (still at head).
             variants=(("2023-12-06", "2023-12"), ("2023-12-11", "classic")),
         ),
+        Benchmark(
+            "llavabench",
+            "gaia_fast.scorers.vlm.judged",
+            {"benchmark": "llavabench"},
+            datasets=(r"LLaVABench",),
+            report="_score.csv",
+            description="LLaVABench: the archive's recorded GPT-4 reviews (_openai_result) and LLaVABench_score (relative score per category)",
+            variants=(("2024-01-17", "classic"),),  # 8966cd4d: LLaVABench added; the same report at head
+        ),
     )
 }
 
@@ -294,7 +303,7 @@ UNSUPPORTED: dict[str, str] = {
     r"AMBER|VSR-zeroshot": "yes/no questions (Y/N flow)",
     r"OCRBench_v2(_MINI)?": "OCRBench v2 (its own evaluation)",
     r"MathVista_MINI|MathVision(_MINI)?|MathVerse_MINI.*|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",
-    r"LLaVABench|MMVP|MMSci_DEV_MCQ": "judge-scored or special report",
+    r"MMVP|MMSci_DEV_MCQ": "judge-scored or special report",
 }
 
 #: File names of VLMEvalKit's evaluation outputs and caches (not results to grade), with

@@ -106,6 +106,9 @@ def make_ns(repo: str, commit: str) -> dict:
     run_source(git_show(repo, commit, "vlmeval/dataset/utils/yorn.py"), ns)
     if commit != ERAS["c03"]:
         run_source(git_show(repo, commit, "vlmeval/dataset/utils/mmvet.py"), ns)
+        llava = dict(ns)  # its own namespace: llavabench.py has a build_prompt of its own
+        run_source(git_show(repo, commit, "vlmeval/dataset/utils/llavabench.py"), llava)
+        ns["_llava"] = llava
     return ns
 
 
@@ -219,6 +222,21 @@ MMVET_SCRIPT = {"\nq0 | ": ["0.5"], "\nq1 | ": ["1.0"], "\nq2 | ": ["0.0"], "\nq
                 "\nq5 | ": ["x"] * 5}
 
 
+def llava_rows() -> pd.DataFrame:
+    cats = ["conv", "detail", "complex", "conv", "detail", "complex", "conv", "detail", "complex", "conv", "complex"]
+    return pd.DataFrame({
+        "index": range(len(cats)), "question": [f"lq{i}" for i in range(len(cats))], "caption": ["a photo"] * len(cats),
+        "gpt4_ans": ["a reference answer"] * len(cats), "category": cats,
+        "prediction": [f"model answer number {i}" for i in range(len(cats))],
+    })
+
+
+# Reviews: "reference model" scores on the first line; one that cannot be parsed (-1, -1).
+LLAVA_SCRIPT = {f"model answer number {i}\n": [r] for i, r in enumerate(
+    ["8 7\nok", "9, 6\nfine", "7 9\nbetter", "10 3\npoor", "6 6\nsame", "not a score", "8 8\nx", "9 5\ny", "7 2\nz",
+     "8 10\nw", "9 7.5\nv"])}
+
+
 # ---------------------------------------------------------------------------------------
 # The evaluate() glue, as in each commit's dataset classes
 # ---------------------------------------------------------------------------------------
@@ -304,6 +322,23 @@ def write_evil(root: Path) -> None:
     (d / "m_MMStar_openai_result.pkl").write_bytes(pickle.dumps({1: {"hit": 1, "log": _Evil()}}, protocol=2))
 
 
+def eval_llava(ns, eval_file: str, judge_model) -> None:
+    """LLaVABench.evaluate (head): reviews -> {stem}_openai_result.xlsx -> _score.csv."""
+    ns = ns["_llava"]
+    load, dump = ns["load"], ns["dump"]
+    record_file = eval_file.replace(".xlsx", "_openai_result.xlsx")
+    data = load(eval_file)
+    lines = [data.iloc[i] for i in range(len(data))]
+    prompts = [ns["build_prompt"](line) for line in lines]
+    scores = ns["track_progress_rich"](ns["LLaVABench_atomeval"], [(judge_model, p) for p in prompts], nproc=1, chunksize=1)
+    data["gpt4_score"] = [x[0] for x in scores]
+    data["score"] = [x[1] for x in scores]
+    dump(data, record_file)
+    data = load(record_file)
+    ret = ns["LLaVABench_score"](data).round(1)
+    dump(ret, eval_file.replace(".xlsx", "_score.csv"))
+
+
 def main(repo: str, out: str) -> None:
     root = Path(out)
     write_evil(root)
@@ -339,6 +374,9 @@ def main(repo: str, out: str) -> None:
             f = str(d / "m_MMVet.xlsx")
             ns["dump"](mmvet_rows(), f)
             eval_mmvet(ns, f, FakeJudge(MMVET_SCRIPT), "gpt-4-turbo")
+            f = str(d / "m_LLaVABench.xlsx")
+            ns["dump"](llava_rows(), f)
+            eval_llava(ns, f, FakeJudge(LLAVA_SCRIPT))
         for p in sorted(root.glob(f"synth_{era}*/*")):
             print(p.relative_to(root))
 

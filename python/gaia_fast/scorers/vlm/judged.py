@@ -1,6 +1,13 @@
-"""Judge-scored VQA (MMVet): every row's score is a judge model's 0-1 rating, so
+"""Judge-scored VQA (MMVet, LLaVABench): every row's score is a judge model's rating, so
 re-grading means replaying the scores the archive recorded, laid out as extract (the
-recorded score) -> score -> aggregate (``MMVet_acc``).
+recorded score) -> score -> aggregate (``MMVet_acc``, ``LLaVABench_score``).
+
+LLaVABench (8966cd4d, 2024-01-17, to head): the judge's review of each row is recorded in
+``{stem}_openai_result.xlsx`` as ``gpt4_score`` (GPT-4's reference answer) and ``score``
+(the model's), both ``-1`` where the review could not be parsed; ``LLaVABench_score`` gives
+per split (``overall``, then each category) the relative score ``mean(score) /
+mean(gpt4_score) * 100`` and both means ``* 10``, rounded to one decimal
+(``DataFrame.round(1)``); the means add as NumPy does (pairwise), reproduced here.
 
 Reference: open-compass/VLMEvalKit. The judge's replies are kept beside the result file
 ``{stem}.xlsx`` as ``{stem}_{J}.xlsx`` (the rows plus ``score``; from 2023-12-11 also
@@ -44,7 +51,7 @@ from gaia_fast.scorers.vlm.recorded import Records
 
 __all__ = ["BENCHMARKS", "CAPABILITIES", "VARIANTS", "grade", "judge_prompt"]
 
-BENCHMARKS = {"mmvet": "mmvet", "mmvet_hard": "mmvet"}
+BENCHMARKS = {"mmvet": "mmvet", "mmvet_hard": "mmvet", "llavabench": "llavabench"}
 VARIANTS = ("2023-12", "classic")
 #: ``MMVet_acc``'s capability list (substrings of ``category``), in its order.
 CAPABILITIES = ("rec", "ocr", "know", "gen", "spat", "math")
@@ -106,6 +113,145 @@ def _live_score(judge: Judge, prompt: str) -> tuple[float, str]:
             continue
         return score, log + "Succeed"
     return 0.0, log + "All 5 retries failed.\n"
+
+
+def _pairwise_sum(a: list[float], lo: int, n: int) -> float:
+    """NumPy's ``pairwise_sum`` of float64 (what ``Series.sum``/``np.mean`` add with): blocks
+    of 8 partial sums up to 128 values, halves (multiples of 8) above."""
+    if n < 8:
+        res = 0.0
+        for i in range(lo, lo + n):
+            res += a[i]
+        return res
+    if n <= 128:
+        r = a[lo : lo + 8]
+        i = 8
+        while i < n - (n % 8):
+            for j in range(8):
+                r[j] += a[lo + i + j]
+            i += 8
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        while i < n:
+            res += a[lo + i]
+            i += 1
+        return res
+    n2 = n // 2
+    n2 -= n2 % 8
+    return _pairwise_sum(a, lo, n2) + _pairwise_sum(a, lo + n2, n - n2)
+
+
+def _pandas_mean(values: list[float]) -> float:
+    """``Series.mean()`` of float64 values: NaN skipped, the rest summed as NumPy does."""
+    kept = [v for v in values if not math.isnan(v)]
+    return _pairwise_sum(kept, 0, len(kept)) / len(kept) if kept else math.nan
+
+
+def _np_round1(v: float) -> float:
+    """``DataFrame.round(1)`` (NumPy: ``rint(v * 10) / 10``, ties to even)."""
+    return v if not math.isfinite(v) else round(v * 10) / 10
+
+
+_LLAVA_SCHEMA = {"split": pl.String, "Relative Score (main)": pl.Float64, "VLM Score": pl.Float64, "GPT4 Score": pl.Float64}
+
+
+def _report_llava(cats: list[str], score: list[float], gpt4: list[float]) -> list[tuple[str, float, float, float]]:
+    """``LLaVABench_score(data).round(1)`` (unchanged from 8966cd4d, 2024-01-17, to head):
+    ``overall`` then each category (upstream lists them in ``set`` order, which varies
+    between runs: sorted here)."""
+    out = []
+    for c in ["overall", *sorted(set(cats))]:
+        idx = [i for i, x in enumerate(cats) if c == "overall" or x == c]
+        ms = _pandas_mean([score[i] for i in idx])
+        mg = _pandas_mean([gpt4[i] for i in idx])
+        rel = ms / mg * 100 if mg != 0 else (math.nan if ms == 0 or math.isnan(ms) else math.copysign(math.inf, ms))
+        out.append((c, _np_round1(rel), _np_round1(ms * 10), _np_round1(mg * 10)))
+    return out
+
+
+def _grade_llava(frame: pl.DataFrame, judge_policy: str, recorded: Records | None) -> GradeResult:
+    for name in ("index", "category", "prediction"):
+        if name not in frame.columns:
+            raise ValueError(f"llavabench: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+    use = recorded if judge_policy == "auto" else None
+    n = frame.height
+    idx = frame["index"].cast(pl.String).to_list()
+    cats = frame["category"].cast(pl.String).to_list()
+    rows_score: list[float | None] = []
+    rows_gpt4: list[float | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    routes: dict[str, int] = {}
+    for i in range(n):
+        rec = use.get(idx[i]) if use is not None and idx[i] is not None else None
+        pair = None if rec is None else (_py_float(rec.get("score")), _py_float(rec.get("gpt4_score")))
+        if pair is None or rec.get("score") is None:
+            rows_score.append(None)
+            rows_gpt4.append(None)
+            status.append("needs_judge")
+            why = "--judge none" if judge_policy == "none" else "no recorded review for this index"
+            reasons.append(f"needs_judge: {why}; not counted")
+            routes["needs_judge"] = routes.get("needs_judge", 0) + 1
+            continue
+        if pair[0] is None or pair[1] is None:
+            rows_score.append(None)
+            rows_gpt4.append(None)
+            status.append("error")
+            reasons.append(f"error: the recorded scores {rec.get('score')!r}, {rec.get('gpt4_score')!r} are not numbers")
+            routes["error"] = routes.get("error", 0) + 1
+            continue
+        rows_score.append(pair[0])
+        rows_gpt4.append(pair[1])
+        status.append("ok")
+        note = " (the review could not be parsed upstream: both scores -1)" if pair == (-1.0, -1.0) else ""
+        reasons.append(f"recorded judge: the model's answer {pair[0]:g}, GPT-4's reference answer {pair[1]:g}{note}")
+        routes["recorded"] = routes.get("recorded", 0) + 1
+    kept = [i for i in range(n) if rows_score[i] is not None and cats[i] is not None]
+    report = pl.DataFrame(
+        _report_llava([cats[i] for i in kept], [rows_score[i] for i in kept], [rows_gpt4[i] for i in kept]),
+        schema=_LLAVA_SCHEMA,
+        orient="row",
+    )
+    rows = frame.with_columns(
+        pl.Series("extracted", [None if v is None else f"{v:g}" for v in rows_score], pl.String),
+        pl.Series("score", rows_score, pl.Float64),
+        pl.Series("gpt4_score", rows_gpt4, pl.Float64),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    decided = {"rules": 0, "recorded": routes.get("recorded", 0), "live": 0, "undecided": routes.get("needs_judge", 0)}
+    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    overall = report.row(0, named=True) if report.height else {}
+    method = (
+        "no judge (--judge none): LLaVABench has no judge-free policy, every row needs_judge"
+        if judge_policy == "none"
+        else " + ".join(
+            p for p in (
+                f"recorded judge {recorded.judge} ({decided['recorded']} rows)" if decided["recorded"] and recorded else "",
+                f"{decided['undecided']} rows undecided (needs_judge)" if decided["undecided"] else "",
+            ) if p
+        ) or "no rows"
+    )
+    stats: dict[str, Any] = {
+        "benchmark": "llavabench",
+        "variant": "classic",
+        "rows": n,
+        "tasks": len(kept),
+        "accuracy": overall.get("Relative Score (main)", math.nan) / 100 if overall else math.nan,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": method,
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0,
+        "flags": {},
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": routes.get("error", 0),
+        "reference_error": (f"{routes['error']} recorded score(s) are not numbers; those rows are left out" if routes.get("error") else None),
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
 
 
 def _report_2023(cats: list[str], grades: list[float]) -> list[tuple[str, int, float]]:
@@ -188,6 +334,13 @@ def grade(
         raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
     if recorded is not None and not isinstance(recorded, Records):
         raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    if bench == "llavabench":
+        if variant not in (None, "classic"):
+            raise ValueError(f"llavabench has one report (variant 'classic'), not {variant!r}")
+        if judge is not None:
+            raise ValueError("llavabench: live judging is not supported (its per-category judge prompts are not ported); "
+                             "rows without a recorded review are needs_judge")
+        return _grade_llava(frame, judge_policy, recorded)
     if variant is None:
         era_2023 = recorded is not None and recorded.files and not any(p.suffix == ".pkl" for p in recorded.files)
         era_2023 = bool(era_2023) and "log" not in {c.lower() for c in recorded.columns}

@@ -17,7 +17,8 @@ outputs"; the names are the same from c03bc048, 2024-07, to head):
   and ``score``. Neither names the judge.
 * judge-scored VQA (MMVet): ``{stem}_{J}.{xlsx,pkl}``: the rows plus ``score`` (and, from
   2023-12-11, ``log``); the pkl is ``index -> {"score", "log"}``. 2023-12 archives keep the
-  judge's raw reply text in ``score``.
+  judge's raw reply text in ``score``. LLaVABench: ``{stem}_openai_result.xlsx``, the rows
+  plus ``gpt4_score`` and ``score`` (whatever the judge model, no pickle).
 
 :func:`find_records` finds and loads them; pickles go through
 :mod:`gaia_fast.io.safe_pickle`. From 2025 VLMEvalKit's ``dump`` pickles a table it cannot
@@ -352,8 +353,38 @@ def _find_yorn(path: Path, names: set[str]) -> Records | None:
     return Records(path, "yorn", None, tuple(used), entries, columns, notes)
 
 
+def _find_llava(path: Path, names: set[str]) -> Records | None:
+    """LLaVABench's reviews: ``{stem}_openai_result.{xlsx,...}`` with ``gpt4_score`` and
+    ``score`` (the name is fixed whatever judge model ran)."""
+    stem = path.stem
+    files = [path.parent / f"{stem}_openai_result.{ext}" for ext in (*_TABLE_EXT, "pkl") if f"{stem}_openai_result.{ext}" in names]
+    if not files:
+        return None
+    notes: list[str] = []
+    entries: dict[str, dict[str, Any]] = {}
+    used: list[Path] = []
+    columns: tuple[str, ...] = ()
+    for f in files:
+        if f.suffix == ".pkl":
+            got = _pickle_entries(f, notes, fields=("score", "gpt4_score"))
+        else:
+            res = _table_entries(f, ("score", "gpt4_score"), notes)
+            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
+        if got is None or not any("gpt4_score" in r for r in got.values()):
+            if got is not None:
+                notes.append(f"{f.name}: not used: it has no 'gpt4_score' column (not LLaVABench's review record)")
+            continue
+        _merge(entries, got, f.name, notes, ("score", "gpt4_score"))
+        used.append(f)
+    return Records(path, "judged", "openai", tuple(used), entries, columns, notes)
+
+
 def _find_judged(path: Path, names: set[str]) -> Records | None:
     stem = path.stem
+    if re.search(r"LLaVABench", stem):
+        found = _find_llava(path, names)
+        if found is not None:
+            return found
     rx = re.compile(rf"{re.escape(stem)}_(?P<j>.+)\.(?P<ext>pkl|{'|'.join(_TABLE_EXT)})")
     by_judge: dict[str, list[Path]] = {}
     for name in sorted(names):
