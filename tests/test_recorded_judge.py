@@ -402,6 +402,14 @@ def test_head_mmvet_archive_is_reproduced(tmp_path):
     assert _same_report(live.report, path.with_name("m_MMVet_gpt-4-turbo_score.csv"))
 
 
+def test_judge_only_dataset_without_records_or_judge_is_refused():
+    frame = read_result_table(DATA / "instructblip_7b" / "instructblip_7b_MMVet.xlsx")
+    with pytest.raises(ValueError, match="recorded=find_records"):
+        judged.grade(frame)
+    with pytest.raises(ValueError, match="recorded=find_records"):
+        judged.grade(read_result_table(DATA / "synth_head" / "m_LLaVABench.xlsx"), benchmark="llavabench")
+
+
 def test_mmvet_score_that_is_not_a_number_is_an_error(tmp_path):
     d = tmp_path / "e"
     d.mkdir()

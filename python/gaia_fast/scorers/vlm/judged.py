@@ -312,7 +312,8 @@ def grade(
     ``answer``, ``category``, ``prediction``) from the archive's recorded judge scores.
 
     ``recorded``: :func:`gaia_fast.scorers.vlm.recorded.find_records` of the result file
-    (``kind="judged"``). ``judge_policy="auto"``: each row takes its recorded score; a row
+    (``kind="judged"``; with neither it nor ``judge``, ValueError: nothing can score the
+    rows). ``judge_policy="auto"``: each row takes its recorded score; a row
     with no record goes to ``judge`` (prompt -> reply, ``MMVet_auxeval``'s five tries) if
     given, else gets ``status="needs_judge"`` (no score, left out of the report).
     ``judge_policy="none"``: MMVet has no judge-free policy (VLMEvalKit asserts a working
@@ -334,6 +335,13 @@ def grade(
         raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
     if recorded is not None and not isinstance(recorded, Records):
         raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    if judge_policy == "auto" and recorded is None and judge is None:
+        # Every row is the judge's: with nothing recorded and no judge there is nothing to
+        # grade, and an empty result must not pass for a graded one.
+        raise ValueError(
+            f"{bench}: every row is scored by a judge; pass the archive's recorded scores "
+            "(recorded=find_records(result_path)) or a judge"
+        )
     if bench == "llavabench":
         if variant not in (None, "classic"):
             raise ValueError(f"llavabench has one report (variant 'classic'), not {variant!r}")
