@@ -522,7 +522,7 @@ def _archive_method_line(records: Records, judge: int, exact: int) -> str:
         return f"judge {name}"
     if exact:
         return "exact_matching" + (f" (files named {name})" if records.judge and records.judge != "exact_matching" else "")
-    return f"rules only (no entry needed the judge; files named {name})"
+    return "rules only (no entry needed the judge" + (f"; files named {name})" if records.judge else ")")
 
 
 def _vanilla_disagreements(work: pl.DataFrame, keys_all: list[str | None] | None, records: Records | None) -> list[str]:
