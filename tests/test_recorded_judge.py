@@ -320,6 +320,13 @@ def test_yorn_unknown_without_a_record_needs_a_judge(tmp_path):
     assert res.stats["decided"] == {"rules": 5, "recorded": 2, "live": 0, "undecided": 1}
     assert res.rows.filter(pl.col("index") == "5")["status"].to_list() == ["needs_judge"]
     assert res.report.filter(pl.col("split") == "Overall")["acc"][0] == pytest.approx(4 / 7 * 100)
+    # A live judge is asked about that row only (index 4's recorded Unknown is the archive's judge's answer).
+    asked = []
+    live = yorn.grade(read_result_table(d / "m_POPE.xlsx"), benchmark="pope", recorded=find_records(d / "m_POPE.xlsx"),
+                      judge=lambda prompt: asked.append(prompt) or "Yes")
+    assert len(asked) == 1 and "There might be one" in asked[0]
+    assert live.stats["decided"] == {"rules": 5, "recorded": 2, "live": 1, "undecided": 0}
+    assert _same_report(live.report, DATA / "synth_c03" / "m_POPE_score.csv")
 
 
 # --------------------------------------------------------------------------------------

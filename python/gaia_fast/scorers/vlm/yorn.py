@@ -257,7 +257,9 @@ def _judge_rows(frame: pl.DataFrame, work: pl.DataFrame, judge: Judge, variant: 
     temperatures, which a cached judge cannot vary)."""
     if "question" not in frame.columns:
         raise ValueError("a judge needs the 'question' column")
-    unknown = work["extracted"] == "Unknown"
+    # Rows the extraction left Unknown and no record decided (a recorded Unknown is the
+    # archive's own judge's answer: not asked again).
+    unknown = (work["extracted"] == "Unknown") & work["rule"].is_in(["both", "neither"])
     idx = unknown.arg_true().to_list()
     questions = _text(frame["question"]).to_list()
     preds = work["prediction"].to_list()
