@@ -128,22 +128,30 @@ def test_find_records_names_of_every_era(tmp_path):
     # A longer dataset name's records are not this file's; PRINT_VANILLA side files neither.
     d = tmp_path / "x"
     d.mkdir()
-    for name in ("x_MMBench.xlsx", "x_MMBench_V11.xlsx", "x_MMBench_V11_openai_result.xlsx", "x_MMBench_openai_vanilla_result.pkl"):
+    for name in ("x_MMBench.xlsx", "x_MMBench_V11.xlsx"):
         shutil.copy(DATA / "synth_c03" / "m_CCBench.xlsx", d / name)
+    shutil.copy(DATA / "synth_c03" / "m_CCBench_openai_result.xlsx", d / "x_MMBench_V11_openai_result.xlsx")
+    shutil.copy(DATA / "synth_c03" / "m_CCBench_openai_result.pkl", d / "x_MMBench_openai_vanilla_result.pkl")
     assert find_records(d / "x_MMBench.xlsx") is None
     assert find_records(d / "x_MMBench_V11.xlsx").judge == "openai"
 
 
-def test_unusable_record_files_are_noted_not_used(tmp_path):
+def test_unusable_record_files_are_reported_not_used(tmp_path, caplog):
     """What test_grade_many's tree holds: a pickle of None and a copy without hit/log."""
     d = tmp_path / "v"
     d.mkdir()
     shutil.copy(TREE / "vila_8b_MMStar.xlsx", d / "vila_8b_MMStar.xlsx")
     shutil.copy(TREE / "vila_8b_MMStar.xlsx", d / "vila_8b_MMStar_openai_result.xlsx")
     (d / "vila_8b_MMStar_openai_result.pkl").write_bytes(b"\x80\x04N.")
-    r = find_records(d / "vila_8b_MMStar.xlsx")
-    assert r is not None and r.files == () and len(r) == 0
-    assert any("no 'hit'" in n for n in r.notes) and any("NoneType" in n for n in r.notes)
+    with caplog.at_level("WARNING", logger="gaia_fast.scorers.vlm.recorded"):
+        assert find_records(d / "vila_8b_MMStar.xlsx") is None
+    assert "no 'hit'" in caplog.text and "NoneType" in caplog.text
+    # Graded as before (exact matching), and not claimed to be the archive's method.
+    res = mcq.grade(read_result_table(d / "vila_8b_MMStar.xlsx"), benchmark="mcq", recorded=None)
+    assert res.stats["accuracy"] == pytest.approx(0.4166666666666667, abs=0) and res.stats["matches_archive"] is False
+    # Strict replay: an empty Records leaves the open rows undecided.
+    strict = mcq.grade(read_result_table(d / "vila_8b_MMStar.xlsx"), benchmark="mcq", recorded=Records.empty(d / "vila_8b_MMStar.xlsx"))
+    assert strict.stats["decided"]["undecided"] == 12 and strict.stats["archive_method"] is None
 
 
 # --------------------------------------------------------------------------------------

@@ -878,7 +878,7 @@ def _grade_livexivvqa(
     stats.update(
         _method_stats(
             routes, "rows", judge_policy, recorded,
-            _vanilla_archive_method(recorded, keys_all, pred_all) if recorded is not None else None,
+            _vanilla_archive_method(recorded, keys_all, pred_all) if recorded is not None and recorded.files else None,
             _vanilla_disagreements(work, keys_all, recorded) if judge_policy == "auto" else [],
         )
     )
@@ -1356,7 +1356,7 @@ def _grade_circular(
     stats.update(
         _method_stats(
             stats["routes"], "questions", judge_policy, recorded,
-            _circular_archive_method(recorded) if recorded is not None else None,
+            _circular_archive_method(recorded) if recorded is not None and recorded.files else None,
             _circular_disagreements(groups, recorded) if judge_policy == "auto" else [],
         )
     )

@@ -30,6 +30,7 @@ result table, a pandas DataFrame, instead of the cache): such a pickle is read a
 from __future__ import annotations
 
 import json
+import logging
 import math
 import re
 from dataclasses import dataclass, field
@@ -48,6 +49,8 @@ __all__ = ["EXACT_MATCHING_TEXT", "RANDOM_TEXT", "Records", "find_records", "ind
 EXACT_MATCHING_TEXT = "Failed in Prefetch, no GPT-based answer matching under `exact_matching` policy."
 #: What it logs after three judge replies it could not read: a random letter was drawn.
 RANDOM_TEXT = "Failed to predict, thus randomly generate one."
+
+_log = logging.getLogger(__name__)
 
 _TABLE_EXT = ("xlsx", "tsv", "csv", "json")
 #: Stem suffixes of VLMEvalKit's other outputs: never a judge name of ``{stem}_{J}.xlsx``.
@@ -114,6 +117,12 @@ class Records:
 
     def __len__(self) -> int:
         return len(self.entries)
+
+    @classmethod
+    def empty(cls, result_path: str | Path, kind: str = "mcq") -> Records:
+        """Records that hold nothing: with ``judge_policy="auto"`` every row the rules leave
+        open is ``needs_judge`` (where ``recorded=None`` keeps the family's exact matching)."""
+        return cls(Path(result_path), kind, None, (), {})
 
     def describe(self) -> str:
         """One line: which judge, which files, how many records."""
@@ -420,13 +429,12 @@ def _find_judged(path: Path, names: set[str]) -> Records | None:
 
 def find_records(result_path: str | Path, kind: str | None = None) -> Records | None:
     """The recorded judge outputs beside ``result_path`` (a VLMEvalKit ``{stem}.xlsx``),
-    loaded; None when there are none.
+    loaded; None when there are none (or none usable: a warning is logged with why).
 
     ``kind`` (``"mcq"``, ``"yorn"``, ``"judged"``) says which files to look for; by default
     the registry's benchmark of the file name decides, and for an unknown dataset the
     multiple-choice and yes/no names are tried (their suffixes cannot be mistaken). A
-    Records with no ``files`` means files were found but none was usable (``notes`` says
-    why). A pickle naming a forbidden global raises
+    pickle naming a forbidden global raises
     :class:`gaia_fast.io.safe_pickle.UnsafePickleError` (naming the file)."""
     path = Path(result_path)
     if kind is not None and kind not in ("mcq", "yorn", "judged"):
@@ -441,6 +449,12 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
     finders = {"mcq": _find_mcq, "yorn": _find_yorn, "judged": _find_judged}
     for k in (kind,) if kind else ("mcq", "yorn"):
         found = finders[k](path, names)
-        if found is not None:
-            return found
+        if found is None:
+            continue
+        if not found.files:
+            # Judge-named files that hold no judge record (a copy of the results, an empty
+            # cache): there is nothing to replay; say why, once, through logging.
+            _log.warning("%s: judge record files found but none usable: %s", path, "; ".join(found.notes))
+            return None
+        return found
     return None

@@ -430,7 +430,7 @@ def grade(
     stats.update(
         _method_stats(
             routes, "rows", judge_policy, recorded,
-            _archive_method(recorded, keys, rules_extracted) if recorded is not None else None,
+            _archive_method(recorded, keys, rules_extracted) if recorded is not None and recorded.files else None,
             _disagreements(keys, rules_extracted, recorded) if judge_policy == "auto" else [],
         )
     )
