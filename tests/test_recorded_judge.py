@@ -328,6 +328,14 @@ def test_yorn_unknown_without_a_record_needs_a_judge(tmp_path):
     assert res.stats["decided"] == {"rules": 5, "recorded": 2, "live": 0, "undecided": 1}
     assert res.rows.filter(pl.col("index") == "5")["status"].to_list() == ["needs_judge"]
     assert res.report.filter(pl.col("split") == "Overall")["acc"][0] == pytest.approx(4 / 7 * 100)
+    # An _auxmatch answer against the extraction of a row the rules read is counted.
+    aux.with_columns(pl.when(pl.col("index") == "1").then(pl.lit("No")).otherwise(pl.col("extracted")).alias("extracted")).write_excel(
+        d / "m_POPE_auxmatch.xlsx"
+    )
+    other = yorn.grade(read_result_table(d / "m_POPE.xlsx"), benchmark="pope", recorded=find_records(d / "m_POPE.xlsx"))
+    assert other.stats["record_disagreements"] == 1 and other.stats["record_disagreement_indexes"] == ["1"]
+    assert other.stats["matches_archive"] is False
+    aux.filter(pl.col("index") != "5").write_excel(d / "m_POPE_auxmatch.xlsx")
     # A live judge is asked about that row only (index 4's recorded Unknown is the archive's judge's answer).
     asked = []
     live = yorn.grade(read_result_table(d / "m_POPE.xlsx"), benchmark="pope", recorded=find_records(d / "m_POPE.xlsx"),

@@ -49,7 +49,7 @@ from gaia_fast.scorers.vlm.mcq_tables import (
     VARIANTS,
     VMC_COLUMNS,
 )
-from gaia_fast.scorers.vlm.recorded import EXACT_MATCHING_TEXT, RANDOM_TEXT, Records, index_key, log_text
+from gaia_fast.scorers.vlm.recorded import EXACT_MATCHING_TEXT, RANDOM_TEXT, Records, index_key_expr, log_text
 
 __all__ = [
     "BENCHMARKS",
@@ -494,23 +494,29 @@ def _replay_vanilla(
 
 def _vanilla_archive_method(records: Records, keys_all: list[str | None] | None, preds: list[str]) -> str:
     """What the records say VLMEvalKit used: the judge's replies in the logs, or the
-    exact-matching fallback it takes silently under the judge's file name."""
+    exact-matching fallback it takes silently under the judge's file name. A log that is
+    the row's own prediction was the rules' (``can_infer`` read it)."""
     if records.judge == "exact_matching":
         return "exact_matching"
-    judge = exact = 0
-    pred_of = {index_key(k): p for k, p in zip(keys_all or [], preds)}
-    for key, rec in records.entries.items():
-        text = log_text(rec.get("log"))
-        if text is None:
-            continue
-        if text.strip() == EXACT_MATCHING_TEXT:
-            exact += 1
-        elif text.strip() == RANDOM_TEXT:
-            judge += 1
-        else:
-            pred = rec.get("prediction") if rec.get("prediction") is not None else pred_of.get(key)
-            if pred is not None and text != str(pred):
-                judge += 1
+    table = records.table()
+    if "log" not in table.columns:
+        return _archive_method_line(records, 0, 0)
+    if "prediction" not in table.columns:
+        table = table.with_columns(pl.lit(None, pl.String).alias("prediction"))
+    if keys_all is not None:
+        ours = pl.DataFrame({"k": keys_all, "p": preds}, schema={"k": pl.String, "p": pl.String})
+        ours = ours.select(index_key_expr(pl.col("k")).alias("key"), pl.col("p")).unique("key", keep="last")
+        table = table.join(ours, on="key", how="left").with_columns(pl.coalesce("prediction", "p").alias("prediction"))
+    log = pl.col("log")
+    wrapped = log.str.starts_with("Match Log: ") & log.str.ends_with(". ")
+    text = pl.when(wrapped).then(log.str.slice(len("Match Log: ")).str.head(-2))
+    kinds = table.select(
+        (text.str.strip_chars() == EXACT_MATCHING_TEXT).fill_null(False).alias("exact"),
+        (text.str.strip_chars() == RANDOM_TEXT).fill_null(False).alias("random"),
+        (text.is_not_null() & pl.col("prediction").is_not_null() & (text != pl.col("prediction"))).fill_null(False).alias("other"),
+    )
+    exact = int(kinds["exact"].sum())
+    judge = int(kinds["random"].sum()) + int((kinds["other"] & ~kinds["exact"] & ~kinds["random"]).sum())
     return _archive_method_line(records, judge, exact)
 
 
@@ -528,18 +534,14 @@ def _archive_method_line(records: Records, judge: int, exact: int) -> str:
 def _vanilla_disagreements(work: pl.DataFrame, keys_all: list[str | None] | None, records: Records | None) -> list[str]:
     """Indexes the rules decided differently from the archive's record (another matcher, or
     another answer key)."""
-    if records is None or keys_all is None:
+    if records is None or keys_all is None or "hit" not in records.table().columns:
         return []
-    routes = work["route"].to_list()
-    scores = work["score"].to_list()
-    out = []
-    for i, (route, score) in enumerate(zip(routes, scores)):
-        if route != "prefetch" or score is None or keys_all[i] is None:
-            continue
-        hit = _record_hit(records.get(keys_all[i]))
-        if hit is not None and hit != score:
-            out.append(str(keys_all[i]))
-    return out
+    rec = records.table().select("key", pl.col("hit").cast(pl.Float64, strict=False).alias("rec_hit"))
+    ours = pl.DataFrame({"k": keys_all, "route": work["route"], "score": work["score"]}, schema_overrides={"k": pl.String})
+    ours = ours.with_columns(index_key_expr(pl.col("k")).alias("key"))
+    joined = ours.join(rec, on="key", how="left", maintain_order="left")
+    bad = joined.filter((pl.col("route") == "prefetch") & pl.col("score").is_not_null() & (pl.col("rec_hit") != pl.col("score")))
+    return bad["k"].to_list()
 
 
 def _method_stats(

@@ -81,6 +81,14 @@ def index_key(value: Any) -> str | None:
     return str(int(m.group(1))) if m else text
 
 
+def index_key_expr(column: pl.Expr) -> pl.Expr:
+    """:func:`index_key` of a text column, as a Polars expression."""
+    text = column.str.strip_chars()
+    digits = text.str.extract(r"^(-?\d+)(?:\.0*)?$", 1)
+    as_int = digits.cast(pl.Int64, strict=False).cast(pl.String)
+    return pl.when(digits.is_null()).then(text).otherwise(pl.coalesce(as_int, digits))
+
+
 def log_text(log: Any) -> str | None:
     """The text inside a vanilla log ``"Match Log: <text>. "`` (None when it is not one)."""
     if not isinstance(log, str) or not log.startswith("Match Log: ") or not log.endswith(". "):
@@ -109,6 +117,20 @@ class Records:
     entries: dict[str, dict[str, Any]]
     columns: tuple[str, ...] = ()
     notes: list[str] = field(default_factory=list)
+
+    def table(self) -> pl.DataFrame:
+        """The entries as one text table: ``key`` (:func:`index_key`) and each recorded
+        field as text (what the families join on instead of looping over rows)."""
+        cached = self.__dict__.get("_table")
+        if cached is not None:
+            return cached
+        fields = list(dict.fromkeys(f for rec in self.entries.values() for f in rec))
+        data: dict[str, list[str | None]] = {"key": list(self.entries)}
+        for f in fields:
+            data[f] = [None if (v := rec.get(f)) is None else str(v) for rec in self.entries.values()]
+        out = pl.DataFrame(data, schema={c: pl.String for c in data})
+        self.__dict__["_table"] = out
+        return out
 
     def get(self, index: Any) -> dict[str, Any] | None:
         """The record of ``index`` (any form :func:`index_key` accepts), or None."""

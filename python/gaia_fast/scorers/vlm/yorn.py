@@ -46,7 +46,7 @@ from gaia_fast.scorers.vlm.mcq import (
     _flag_status,
     _method_stats,
 )
-from gaia_fast.scorers.vlm.recorded import Records
+from gaia_fast.scorers.vlm.recorded import Records, index_key_expr
 
 __all__ = ["BENCHMARKS", "MME_SUPER", "RULES", "VARIANTS", "grade", "judge_prompt", "yorn_extract", "yorn_extract_explained"]
 
@@ -529,17 +529,12 @@ def _archive_method(records: Records, keys: list[str | None] | None, rules_extra
 
 def _disagreements(keys: list[str | None] | None, rules_extracted: list[str], records: Records | None) -> list[str]:
     """Indexes the extraction reads as Yes/No where the archive's ``_auxmatch`` says otherwise."""
-    if records is None or keys is None:
+    if records is None or keys is None or "extracted" not in records.table().columns:
         return []
-    out = []
-    for key, ext in zip(keys, rules_extracted):
-        if ext == "Unknown" or key is None:
-            continue
-        rec = records.get(key)
-        got = rec.get("extracted") if rec else None
-        if isinstance(got, str) and got != ext:
-            out.append(str(key))
-    return out
+    rec = records.table().select("key", pl.col("extracted").alias("rec"))
+    ours = pl.DataFrame({"k": keys, "ext": rules_extracted}, schema={"k": pl.String, "ext": pl.String})
+    joined = ours.with_columns(index_key_expr(pl.col("k")).alias("key")).join(rec, on="key", how="left", maintain_order="left")
+    return joined.filter((pl.col("ext") != "Unknown") & pl.col("rec").is_not_null() & (pl.col("rec") != pl.col("ext")))["k"].to_list()
 
 
 def _flags(frame: pl.DataFrame) -> pl.DataFrame:
