@@ -281,6 +281,28 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="OlympiadBench: answer extraction and the authors' judge",
             variants=(("2024-11-16", "vlmevalkit"),),  # 089dc350: OlympiadBench added (the MathJudger port)
         ),
+        Benchmark(
+            "mmvet",
+            "gaia_fast.scorers.vlm.judged",
+            {"benchmark": "mmvet"},
+            datasets=(r"MMVet(_Hard)?",),
+            # VLMEvalKit writes {stem}_{judge}_score.csv (2023-12-06: _score.xlsx); the judge's
+            # name is not known from here, so gaia-fast's own report takes this suffix.
+            report="_score.csv",
+            description="MMVet: the archive's recorded judge scores (every row is judge-scored) and MMVet_acc",
+            # ca3c9b52 (2023-12-06): raw replies, capabilities in order of appearance;
+            # 20eb37a8 (2023-12-11): parsed scores, fixed capability order (still at head).
+            variants=(("2023-12-06", "2023-12"), ("2023-12-11", "classic")),
+        ),
+        Benchmark(
+            "llavabench",
+            "gaia_fast.scorers.vlm.judged",
+            {"benchmark": "llavabench"},
+            datasets=(r"LLaVABench",),
+            report="_score.csv",
+            description="LLaVABench: the archive's recorded GPT-4 reviews (_openai_result) and LLaVABench_score (relative score per category)",
+            variants=(("2024-01-17", "classic"),),  # 8966cd4d: LLaVABench added; the same report at head
+        ),
     )
 }
 
@@ -290,7 +312,7 @@ UNSUPPORTED: dict[str, str] = {
     r"AMBER|VSR-zeroshot": "yes/no questions (Y/N flow)",
     r"OCRBench_v2(_MINI)?": "OCRBench v2 (its own evaluation)",
     r"MathVista_MINI|MathVision(_MINI)?|MathVerse_MINI.*|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",
-    r"MMVet|LLaVABench|MMVP|MMSci_DEV_MCQ": "judge-scored or special report",
+    r"MMVP|MMSci_DEV_MCQ": "judge-scored or special report",
 }
 
 #: File names of VLMEvalKit's evaluation outputs and caches (not results to grade), with
