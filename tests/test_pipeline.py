@@ -98,6 +98,7 @@ def test_report_differences_matches_rows_by_label_and_names_cells():
         (pl.DataFrame({"split": ["VD", "Overall"], "aAcc": [1.0, 52.0], "fAcc": [2.0, 3.0]}), ("aAcc", 52.0)),
         (pl.DataFrame({"perception": [1500.0], "reasoning": [300.0], "OCR": [100.0]}), ("perception+reasoning", 1800.0)),
         (pl.DataFrame({"Text Recognition": [181], "Final Score": [438], "Final Score Norm": [43.8]}), ("Final Score", 438.0)),
+        (pl.DataFrame({"Category": ["rec", "Overall"], "tot": [187.0, 218.0], "acc": [30.0, 26.1]}), ("acc", 26.1)),
         (pl.DataFrame({"split": ["none"]}), None),
     ],
 )

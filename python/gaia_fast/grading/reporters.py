@@ -112,7 +112,7 @@ def _numeric(s: pl.Series) -> pl.Series:
 
 def headline(report: pl.DataFrame) -> tuple[str, float] | None:
     """The report's headline cell as ``(name, value)``: the first row's ``Overall``; else a
-    row labelled ``Overall`` and its first number (HallusionBench's aAcc); MME's
+    row labelled ``Overall`` and its ``acc`` (MMVet) or first number (HallusionBench's aAcc); MME's
     perception + reasoning; OCRBench's ``Final Score``; else the first row's first number.
     None for a report with no number."""
     if report.height == 0:
@@ -124,7 +124,7 @@ def headline(report: pl.DataFrame) -> tuple[str, float] | None:
         if overall.height:
             row = overall.row(0, named=True)
     numbers = {k: v for k, v in row.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
-    for name in ("Overall", "Final Score"):
+    for name in ("Overall", "Final Score", "acc", "Acc", "accuracy"):
         if name in numbers:
             return name, float(numbers[name])
     if "perception" in numbers and "reasoning" in numbers:
