@@ -18,11 +18,13 @@ from typing import Any
 
 __all__ = [
     "BENCHMARKS",
+    "LOOKALIKES",
     "NON_RESULT",
     "UNSUPPORTED",
     "Benchmark",
     "Detected",
     "detect",
+    "for_dataset",
     "get",
     "names",
     "non_result",
@@ -52,6 +54,10 @@ class Benchmark:
     #: variant of the last pair on or before it; a date before the first pair is an error.
     #: None as a variant: the module's only rule.
     variants: tuple[tuple[str, str | None], ...] = ()
+    #: VLMEvalKit's grading category of the flow (``datasets.jsonl``'s ``grading``):
+    #: ``rules``, ``rules+judge-fallback`` or ``judge``; the registry test checks every
+    #: dataset name it claims has that category upstream. Empty: not a VLMEvalKit flow.
+    grading: str = ""
 
     def variant_on(self, day: _dt.date | str) -> str | None:
         """The variant VLMEvalKit's code for this benchmark had on ``day``; ValueError when
@@ -84,6 +90,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"VMCBench_(DEV|TEST)",),
             description="VMCBench: parse_multi_choice and report_vmc_acc",
             variants=(("2025-03-05", None),),  # 392c8e7f: VMCBench added (2025-03-04 US time), unchanged since
+            grading="rules",
         ),
         Benchmark(
             "livexivvqa",
@@ -95,22 +102,26 @@ BENCHMARKS: dict[str, Benchmark] = {
         ),
         Benchmark(
             "mmmu",
-            "gaia_fast.scorers.vlm.mcq",
+            "gaia_fast.scorers.vlm.mcq_reports",
             {"benchmark": "mmmu"},
             datasets=(r"MMMU_(DEV_VAL|TEST)",),
-            description="MMMU: multiple choice and open answers, per-subject report",
+            description="MMMU: MMMU_preproc then the mcq flow and report_acc (--variant 2023-12, the default: the side branch's MMMU_eval, per-subject report)",
             # 24ebca6b (2023-12-22, a side branch): MMMU_eval. Main graded MMMU through the
-            # multiple-choice flow from 39cebe2f (2023-12-26); that is not this entry.
-            variants=(("2023-12-22", "2023-12"),),
+            # multiple-choice flow with MMMU_preproc from 39cebe2f (2023-12-26); its matcher
+            # is known from c6bdffd3 (2024-03-19), so the days between keep 2023-12.
+            variants=(("2023-12-22", "2023-12"), *_CAN_INFER_DATES),
+            grading="rules+judge-fallback",
         ),
         Benchmark(
             "mcq",
             "gaia_fast.scorers.vlm.mcq",
             {"benchmark": "mcq"},
-            # Upstream ImageMCQDataset names scored by mcq_vanilla_eval + report_acc.
+            # ImageMCQDataset names (and subclasses that keep its evaluate) scored by
+            # mcq_vanilla_eval + report_acc; a name whose lowercased form holds mmbench,
+            # ccbench, circular or mmcr runs circularly instead (mcq-circular).
             datasets=(
-                r"MMStar(_MINI)?",
-                r"SEEDBench_IMG",
+                r"MMStar(_MINI|_KO|_TR)?",
+                r"SEEDBench_IMG(_KO)?",
                 r"SEEDBench2(_Plus)?",
                 r"ScienceQA_(VAL|TEST)",
                 r"AI2D_(TEST|TEST_NO_MASK|MINI)",
@@ -131,9 +142,29 @@ BENCHMARKS: dict[str, Benchmark] = {
                 r"MicroVQA",
                 r"SpatialEval",
                 r"MMMB_(ar|cn|en|pt|ru|tr)",
+                r"K-DTCBench",
+                r"StaticEmbodiedBench",
+                r"MUIRBench",
+                r"MedXpertQA_MM_test",
+                r"MicroBench",
+                r"OmniMedVQA",
+                r"MSEarthMCQ",
+                r"SCAM",
+                r"CVQA_(LOC|EN)",
+                r"WikiVQABench",
             ),
             description="Multiple choice (MMStar, SEEDBench, ScienceQA, AI2D, RealWorldQA, ...): can_infer (--variant, default classic) and report_acc",
             variants=_CAN_INFER_DATES,
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "tdbench",
+            "gaia_fast.scorers.vlm.mcq",
+            {"benchmark": "mcq"},
+            datasets=(r"tdbench_(rot(0|90|180|270)|cs_(zoom|height|integrity|depth))",),
+            description="TDBench: the mcq flow and report_acc (the _acc.csv; the cross-file rotational _REresult.csv is not produced)",
+            variants=(("2025-04-29", "classic"), *_CAN_INFER_DATES[1:]),  # 3ba9220a: TDBench added
+            grading="rules+judge-fallback",
         ),
         Benchmark(
             "mmt-bench",
@@ -142,21 +173,135 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"MMT-Bench_(ALL|VAL)(_MI)?",),
             description="MMT-Bench: the mcq flow with report_acc_MMT (l2-categories as the mean of their categories, an ALL row)",
             variants=_CAN_INFER_DATES,
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "mmvp",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "report": "mmvp"},
+            datasets=(r"MMVP",),
+            description="MMVP: the mcq flow with report_acc_MMVP (Average over rows, Overall over pairs both right); plain report_acc before 2025-12-20",
+            # f8d3d8cf added MMVP with report_acc; b77b16fb (2025-12-20) gave it report_acc_MMVP.
+            variants=(("2025-04-11", "classic+report_acc"), ("2025-08-04", "2025-08+report_acc"), ("2025-12-20", "2025-08"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "mmsci",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "report": "mmsci"},
+            datasets=(r"MMSci_DEV_MCQ",),
+            description="MMSci (MCQ): the mcq flow with report_acc_MMSci (per subject / category / Overall, per setting and Avg)",
+            variants=(("2025-04-13", "classic"), *_CAN_INFER_DATES[1:]),  # 7c47fcae: MMSci added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "hrbench",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "report": "hrbench"},
+            datasets=(r"HRBench(4|8)K",),
+            description="HR-Bench: the mcq flow with report_acc_hrbench (per cycle and category, then their Average)",
+            variants=(("2024-09-09", "classic"), *_CAN_INFER_DATES[1:]),  # a8ec473f: HR-Bench added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "gmai-mmbench",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "report": "groups"},
+            datasets=(r"GMAI-MMBench_(VAL|TEST)",),
+            description="GMAI-MMBench: the mcq flow with report_acc (the _acc.csv) and report_acc_by_groups' three side tables",
+            variants=(("2024-08-19", "classic"), *_CAN_INFER_DATES[1:]),  # 69268c70: GMAI-MMBench added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "cv-bench",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "report": "cvbench"},
+            datasets=(r"CV-Bench-(2D|3D)",),
+            description="CV-Bench: the mcq flow; 2D: the mean of per-source accuracies, 3D: report_acc",
+            variants=(("2025-04-28", "classic"), *_CAN_INFER_DATES[1:]),  # 41489af9: CV-Bench added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "lego",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "matcher": "lego"},
+            datasets=(r"LEGO",),
+            description="LEGO-Puzzles: the mcq flow with can_infer_lego (sort questions read a four-letter sequence), report_acc; exact matching only",
+            variants=(("2025-04-08", "classic"), *_CAN_INFER_DATES[1:]),  # aca64dbb: LEGO added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "lego-circular",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq-circular", "matcher": "lego"},
+            datasets=(r"LEGO_circular",),
+            description="LEGO-Puzzles circular: mcq_circular_eval (its prefetch uses plain can_infer; can_infer_lego only beside the judge), exact matching only",
+            variants=(("2025-04-08", "classic"), *_CAN_INFER_DATES[1:]),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "mmmu-pro",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "preproc": "mmmu"},
+            datasets=(r"MMMU_Pro_(10c|V)",),
+            description="MMMU-Pro: MMMU_preproc, then the mcq flow and report_acc",
+            variants=(("2025-02-04", "classic"), *_CAN_INFER_DATES[1:]),  # 87f2dbe5: MMMU-Pro added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "mmmu-pro-cot",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "preproc": "mmmu-cot"},
+            datasets=(r"MMMU_Pro_(10c|V)_COT",),
+            description="MMMU-Pro COT: cot_postproc (the Answer: line; the 2026-07 rule from 944ee120), MMMU_preproc, the mcq flow, report_acc",
+            variants=(("2025-02-04", "classic"), *_CAN_INFER_DATES[1:], ("2026-07-03", "2026-06+cot-2026-07")),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "3dsrbench",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "report": "3dsr"},
+            datasets=(r"3DSRBench",),
+            report="_results.tsv",
+            description="3DSRBench: the mcq flow, report_acc of the rows and of the flip / circular / flip+circular question groups",
+            # 235046e9 (2026-02-19) gave it this evaluation; earlier eras parsed boxes (not ported).
+            variants=(("2026-02-19", "2025-08"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "mmmb",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "concat": "MMMB"},
+            datasets=(r"MMMB",),
+            description="MMMB (ConcatDataset): each SUB_DATASET through the mcq flow, report_acc stacked with a DATASET column",
+            variants=(("2024-08-20", "classic"), *_CAN_INFER_DATES[1:]),  # d723d518: ConcatDataset added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "mtl-mmbench",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq-circular", "concat": "MTL_MMBench_DEV"},
+            datasets=(r"MTL_MMBench_DEV",),
+            description="MTL_MMBench_DEV (ConcatDataset): each SUB_DATASET through the circular flow, report_acc stacked with a DATASET column",
+            variants=(("2024-08-20", "classic"), *_CAN_INFER_DATES[1:]),
+            grading="rules+judge-fallback",
         ),
         Benchmark(
             "mcq-circular",
             "gaia_fast.scorers.vlm.mcq",
             {"benchmark": "mcq-circular"},
             # Upstream runs circularly every dataset whose lowercased name holds mmbench,
-            # ccbench, circular or mmcr.
+            # ccbench (from the start), circular (6e94c1ea, 2025-02-05) or mmcr (729edee4,
+            # 2025-04-01, with MMCR itself); LEGO_circular has its own entry.
             datasets=(
                 r"MMBench(?![-_]Video)([-_][A-Za-z0-9]+)*",
                 r"CCBench",
                 r"MMCR",
-                r"[A-Za-z0-9-]+_circular",
+                r"(?!LEGO_)[A-Za-z0-9-]+_circular",
             ),
             description="Circular multiple choice (MMBench, CCBench, *_circular): a question counts only when every rotation of its options is right",
             variants=_CAN_INFER_DATES,
+            grading="rules+judge-fallback",
         ),
         Benchmark(
             "mme",
@@ -166,6 +311,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             report="_score.csv",
             description="MME: YOrN_Extraction (--variant, default classic) and MME_rating (perception, reasoning, per-category accuracy + accuracy+)",
             variants=_YORN_DATES,
+            grading="rules+judge-fallback",
         ),
         Benchmark(
             "pope",
@@ -175,6 +321,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             report="_score.csv",
             description="POPE: YOrN_Extraction (--variant, default classic) and POPE_rating (F1, accuracy, precision, recall per split)",
             variants=_YORN_DATES,
+            grading="rules+judge-fallback",
         ),
         Benchmark(
             "hallusionbench",
@@ -184,6 +331,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             report="_score.csv",
             description="HallusionBench: YOrN_Extraction (--variant, default classic) and Hallusion_rating (aAcc, fAcc, qAcc per category)",
             variants=_YORN_DATES,
+            grading="rules+judge-fallback",
         ),
         Benchmark(
             "textvqa",
@@ -192,6 +340,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"TextVQA_VAL",),
             description="TextVQA: process_answer (--variant, default classic) and the VQA accuracy over the ten answers, Overall",
             variants=(("2024-03-19", "classic"), *_VQA_LATER),
+            grading="rules",
         ),
         Benchmark(
             "chartqa",
@@ -200,6 +349,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"ChartQA_TEST",),
             description="ChartQA: relaxed accuracy (5 %; --variant, default classic: the reference's swapped arguments), per split and Overall",
             variants=(("2024-03-27", "classic"), *_VQA_LATER),  # 3d800fce: str() in relaxed_correctness, the Overall column
+            grading="rules",
         ),
         Benchmark(
             "ocrvqa",
@@ -208,6 +358,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"OCRVQA_TEST(CORE)?",),
             description="OCRVQA: exact accuracy after strip and lower, Overall and per category",
             variants=(("2024-03-19", "classic"), *_VQA_LATER),
+            grading="rules",
         ),
         Benchmark(
             "docvqa",
@@ -216,6 +367,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"DocVQA_(VAL|TEST)",),
             description="DocVQA: ANLS (threshold 0.5), Overall",
             variants=(("2024-03-19", "classic"), *_VQA_LATER),
+            grading="rules",
         ),
         Benchmark(
             "infovqa",
@@ -224,6 +376,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"InfoVQA_(VAL|TEST)",),
             description="InfoVQA: ANLS (threshold 0.5), Overall",
             variants=(("2024-04-08", "classic"), *_VQA_LATER),  # 803affbc: InfoVQA added
+            grading="rules",
         ),
         Benchmark(
             "gqa",
@@ -232,6 +385,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"GQA_TestDev_Balanced",),
             description="GQA (TestDev balanced): exact accuracy after strip and lower, Overall",
             variants=(("2024-09-03", "classic"), *_VQA_LATER),  # 3dfe2971: GQA added
+            grading="rules",
         ),
         Benchmark(
             "ocrbench",
@@ -240,6 +394,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             report="_score.json",
             description="OCRBench: an answer found in the prediction (lowercased; spaces dropped for handwritten math), per-category counts and the final score",
             variants=(("2024-02-24", "classic"),),  # e02f3ff7: OCRBench added; the same rule at head
+            grading="rules",
         ),
         Benchmark(
             "coco-caption",
@@ -250,6 +405,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             # dd7b749e added COCO on 2023-12-20 with a broken Bleu list; 5ca8c8c2 fixed it the
             # next day, and the evaluation is the same from then to head.
             variants=(("2023-12-21", "classic"),),
+            grading="rules",
         ),
         Benchmark(
             "omni3dbench",
@@ -257,6 +413,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"Omni3DBench",),
             description="Omni3DBench: per-type rules, MRA",
             variants=(("2025-06-06", "vlmevalkit"),),  # 50c954aa: Omni3DBench added (2025-06-05 US time)
+            grading="rules",
         ),
         Benchmark(
             "atomic",
@@ -264,6 +421,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"(atomic_dataset|Physics_yale|PHYSICS).*",),
             description="PHYSICS (atomic_dataset): boxed answers, SymPy equivalence, optional judge",
             variants=(("2025-04-18", "8f07d6cf"), ("2025-12-25", "a039b677"), ("2026-03-19", "head")),
+            grading="rules+judge-fallback",
         ),
         Benchmark(
             "olympiadbench",
@@ -271,6 +429,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"OlympiadBench.*",),
             description="OlympiadBench: answer extraction and the authors' judge",
             variants=(("2024-11-16", "vlmevalkit"),),  # 089dc350: OlympiadBench added (the MathJudger port)
+            grading="rules",
         ),
     )
 }
@@ -281,8 +440,13 @@ UNSUPPORTED: dict[str, str] = {
     r"AMBER|VSR-zeroshot": "yes/no questions (Y/N flow)",
     r"OCRBench_v2(_MINI)?": "OCRBench v2 (its own evaluation)",
     r"MathVista_MINI|MathVision(_MINI)?|MathVerse_MINI.*|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",
-    r"MMVet|LLaVABench|MMVP|MMSci_DEV_MCQ": "judge-scored or special report",
+    r"MMVet|LLaVABench": "judge-scored",
 }
+
+#: VLMEvalKit datasets with no flow here whose name ends like a registered one
+#: (``Creation_MMBench`` is not ``{model}_MMBench``): :func:`detect` never reads them as the
+#: shorter name. The registry test finds any new one.
+LOOKALIKES: frozenset[str] = frozenset({"Creation_MMBench", "LiveMMBench_Reasoning_circular", "MMSIBench_wo_circular"})
 
 #: File names of VLMEvalKit's evaluation outputs and caches (not results to grade), with
 #: what they are.
@@ -372,6 +536,16 @@ def get(name: str) -> Benchmark:
         raise KeyError(f"unknown benchmark {name!r}; known: {', '.join(BENCHMARKS)}") from None
 
 
+def for_dataset(dataset: str) -> Benchmark | None:
+    """The entry that grades VLMEvalKit dataset ``dataset`` (a full match of one of its
+    regexes); None when none does. ValueError when two entries claim it (the registry
+    must be unambiguous)."""
+    hits = [b for b in BENCHMARKS.values() if any(re.fullmatch(rx, dataset) for rx in b.datasets)]
+    if len(hits) > 1:
+        raise ValueError(f"dataset {dataset!r} is claimed by several benchmarks: {', '.join(b.name for b in hits)}")
+    return hits[0] if hits else None
+
+
 @dataclass(frozen=True)
 class Detected:
     """What a VLMEvalKit result file name says."""
@@ -399,6 +573,8 @@ def detect(path: str | Path) -> Detected | None:
     # longest dataset name.
     for i in range(1, len(parts)):
         model, dataset = "_".join(parts[:i]), "_".join(parts[i:])
+        if dataset in LOOKALIKES and best is None:
+            return None  # that dataset, graded otherwise upstream: not the shorter look-alike
         for b in BENCHMARKS.values():
             if any(re.fullmatch(rx, dataset) for rx in b.datasets):
                 cand = Detected(b, model, dataset)

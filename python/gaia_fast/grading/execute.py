@@ -143,7 +143,10 @@ class _Reports:
 
 #: Benchmarks whose ``variant`` is the ``can_infer`` version, the one ``variant=`` of
 #: :func:`grade_many` sets; the others run their own default.
-CAN_INFER_BENCHMARKS = frozenset({"mcq", "mmt-bench", "mcq-circular", "livexivvqa"})
+CAN_INFER_BENCHMARKS = frozenset(
+    {"mcq", "mmt-bench", "mcq-circular", "livexivvqa", "tdbench", "mmvp", "mmsci", "hrbench", "gmai-mmbench",
+     "cv-bench", "lego", "lego-circular", "mmmu-pro", "mmmu-pro-cot", "3dsrbench", "mmmb", "mtl-mmbench"}
+)
 
 
 def _judge_errors(rows: pl.DataFrame) -> tuple[int, str | None]:
