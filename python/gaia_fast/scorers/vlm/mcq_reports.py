@@ -38,13 +38,16 @@ from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm import mcq
 
-__all__ = ["PREPROCS", "REPORTS", "can_infer_sequence", "cot_postproc", "grade", "mmmu_preproc"]
+__all__ = ["PREPROCS", "REPORTS", "VARIANTS", "can_infer_sequence", "cot_postproc", "grade", "mmmu_preproc"]
 
 #: Report variants ``grade(report=...)`` accepts.
 REPORTS = ("acc", "mmt", "mmvp", "mmsci", "hrbench", "groups", "cvbench", "3dsr")
 #: Row preprocessing ``grade(preproc=...)`` accepts.
 PREPROCS = (None, "mmmu", "mmmu-cot")
 _FLAGS = frozenset({"report_acc", "cot-2026-07"})
+#: Every ``variant`` the registry's date tables give this module: the ``can_infer`` versions
+#: (``2023-12`` only for MMMU's ``MMMU_eval``) and the flagged eras.
+VARIANTS = (*mcq.VARIANTS, "classic+report_acc", "2025-08+report_acc", "2026-06+cot-2026-07")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: GMAI-MMBench's side reports (``{stem}_{group}_acc.csv``), in the reference's order.
 GMAI_GROUPS = ("clinical vqa task", "department", "perceptual granularity")
