@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from gaia_fast import benchmarks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,7 +34,7 @@ def _regradable() -> list[dict]:
 def _documented() -> dict[str, tuple[str, str]]:
     """name -> (grading, reason) from the table between the markers of the coverage doc."""
     text = COVERAGE.read_text(encoding="utf-8")
-    m = re.search(r"<!-- coverage:start -->\n(.*?)<!-- coverage:end -->", text, re.S)
+    m = re.search(r"<!-- coverage:start -->\n(.*?)<!-- coverage:end -->", text, re.DOTALL)
     assert m, "docs/vlmevalkit_coverage.md has no coverage markers"
     out: dict[str, tuple[str, str]] = {}
     for line in m.group(1).splitlines()[2:]:

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 from gaia_fast import benchmarks
 from gaia_fast.io.vlm import read_result_table
 from gaia_fast.scorers.vlm import mcq, mcq_reports
@@ -201,3 +200,34 @@ def test_concat_needs_its_columns():
     frame = read_result_table(DATA / "m_MMVP.xlsx")
     with pytest.raises(ValueError, match="SUB_DATASET"):
         mcq_reports.grade(frame, concat="MMMB")
+
+
+def test_3dsrbench_report_is_written_as_tsv(tmp_path):
+    from gaia_fast.io.writers import write_report
+
+    path = tmp_path / "m_3DSRBench_results.tsv"
+    write_report(_grade("3DSRBench").report, path)
+    _cells_equal(pl.read_csv(path, separator="\t", infer_schema_length=0).with_columns(pl.exclude("setting").cast(pl.Float64)),
+                 _read_expected(EXPECTED / "m_3DSRBench_results.tsv"))
+
+
+def test_grade_many_grades_every_family_archive(tmp_path):
+    import shutil
+
+    from gaia_fast.grading import many
+
+    tree = tmp_path / "m"
+    tree.mkdir()
+    for p in DATA.glob("m_*.xlsx"):
+        shutil.copy(p, tree / p.name)
+    records = many.grade_many(many.expand([str(tree)]), report_dir=tmp_path / "R")
+    by = {r.dataset: r for r in records}
+    assert set(by) == {p.stem[2:] for p in DATA.glob("m_*.xlsx")}
+    assert {n for n, r in by.items() if r.status == "ok"} == set(by) - {"MMMU_DEV_VAL"}
+    # MMMU's default is the 2023-12 side-branch MMMU_eval, which needs question_type; --as-of
+    # picks MMMU_preproc and the mcq flow.
+    assert by["MMMU_DEV_VAL"].status == "error"
+    plan = many.expand([str(tree / "m_MMMU_DEV_VAL.xlsx")])
+    (again,) = many.grade_many(plan, report_dir=tmp_path / "S", as_of="2026-08-01")
+    assert again.status == "ok" and again.variant == "2026-06"
+    assert (tmp_path / "R" / "m" / "m_3DSRBench_results.tsv").is_file()

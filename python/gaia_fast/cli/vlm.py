@@ -72,8 +72,8 @@ def grade_vlm(
     options = dict(entry.options)
     module = importlib.import_module(entry.module)
     for path, flag in ((out, "--out"), (acc, "--acc")):
-        # A report may also be a JSON object (VLMEvalKit's _score.json).
-        if path is not None and not (flag == "--acc" and path.suffix.lower() == ".json"):
+        # A report may also be a JSON object (VLMEvalKit's _score.json) or TSV (_results.tsv).
+        if path is not None and not (flag == "--acc" and path.suffix.lower() in (".json", ".tsv")):
             try:
                 table_format(path)
             except ValueError as e:

@@ -34,9 +34,8 @@ from typing import Any
 
 import polars as pl
 
-from gaia_fast.scorers.vlm import GradeResult
+from gaia_fast.scorers.vlm import GradeResult, mcq
 from gaia_fast.scorers.vlm import as_frame as _check_frame
-from gaia_fast.scorers.vlm import mcq
 
 __all__ = ["PREPROCS", "REPORTS", "VARIANTS", "can_infer_sequence", "cot_postproc", "grade", "mmmu_preproc"]
 
@@ -464,8 +463,16 @@ def grade(
         rows, n_sort = _lego_sort_rows(rows, source, base or "classic")
         stats["lego_sort_rows"] = n_sort
         ok = rows.filter(pl.col("status") != "error")
-        stats["correct"] = float(ok["score"].sum())
-        stats["accuracy"] = stats["correct"] / ok.height if ok.height else None
+        # Sort rows read by can_infer_lego are no longer exact-matching fallbacks.
+        fb = ok.filter(pl.col("reason").str.starts_with("exact_matching"))
+        hits, fb_hits = float(ok["score"].sum()), float(fb["score"].sum())
+        stats["correct"] = hits
+        stats["accuracy"] = hits / ok.height if ok.height else None
+        stats["accuracy_no_fallback"] = (hits - fb_hits) / ok.height if ok.height else None
+        stats["fallback_rows"] = fb.height
+        stats["fallback_rate"] = fb.height / ok.height if ok.height else None
+        stats["expected_accuracy"] = stats["accuracy"]  # an exact-matching fallback is Z: its hit is its chance
+        stats.pop("decided_by", None)  # can_infer's rule counts no longer describe the sort rows
         cols = mcq._column_map(source, lower=True)
         report_table, error = mcq._report_acc(source, cols, rows["score"].fill_null(0.0), rows["status"] != "error")
     if report == "mmvp":
@@ -525,7 +532,8 @@ def _grade_concat(frame: pl.DataFrame, members: tuple[str, ...], *, benchmark: s
         rows = rows.with_columns(pl.col("status").fill_null("not_counted"))
     report_table = pl.concat(reports, how="diagonal") if reports else pl.DataFrame()
     ok = rows.filter(pl.col("status") != "error") if "status" in rows.columns else rows.clear()
-    stats: dict[str, Any] = {"sub_datasets": per, "rows": rows.height}
+    first = next(iter(per.values()), {})
+    stats: dict[str, Any] = {"variant": first.get("variant", variant), "sub_datasets": per, "rows": rows.height}
     errors = [f"{k}: {s['reference_error']}" for k, s in per.items() if s.get("reference_error")]
     stats["reference_error"] = "; ".join(errors) or None
     if benchmark == "mcq":
@@ -535,4 +543,8 @@ def _grade_concat(frame: pl.DataFrame, members: tuple[str, ...], *, benchmark: s
         q = sum(s.get("questions", 0) for s in per.values())
         stats["tasks"], stats["correct"] = q, float(sum(s.get("correct", 0) for s in per.values()))
     stats["accuracy"] = stats["correct"] / stats["tasks"] if stats["tasks"] else None
+    if benchmark == "mcq" and stats["tasks"] and all(s.get("accuracy_no_fallback") is not None for s in per.values()):
+        kept = sum(s["accuracy_no_fallback"] * s["scored_rows"] for s in per.values())
+        stats["accuracy_no_fallback"] = kept / stats["tasks"]
+        stats["fallback_rows"] = sum(s.get("fallback_rows", 0) for s in per.values())
     return GradeResult(rows=rows, report=report_table, stats=stats)
