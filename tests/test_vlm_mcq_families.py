@@ -231,3 +231,13 @@ def test_grade_many_grades_every_family_archive(tmp_path):
     (again,) = many.grade_many(plan, report_dir=tmp_path / "S", as_of="2026-08-01")
     assert again.status == "ok" and again.variant == "2026-06"
     assert (tmp_path / "R" / "m" / "m_3DSRBench_results.tsv").is_file()
+
+
+def test_lego_classic_era_matches_aca64dbb():
+    # matching_util.py of aca64dbb (LEGO added; the classic can_infer): the letter read
+    # without the position rule and length guard that came in 2025-08.
+    entry = benchmarks.get("lego")
+    assert entry.variant_on("2025-04-08") == "classic"
+    classic = _grade("LEGO", "classic")
+    _cells_equal(classic.report, _read_expected(EXPECTED / "m_LEGO_acc.aca64dbb.csv"))
+    assert classic.stats["accuracy"] > _grade("LEGO", HEAD).stats["accuracy"]

@@ -91,6 +91,9 @@ for i, r in enumerate(rows):
                            f'Step 1: {ans[0]} Step 2: {ans[1]} Step 3: {ans[2]} Step 4: {ans[3]}', 'ABCD', r['A'] + ' comes first'][k // 2]
     else:
         r['question_type'] = 'single'
+        if i % 4 == 1:  # classic reads the letter; from 2025-08 the position rule and length guard refuse
+            other = [v for k, v in r.items() if k in 'ABCD' and k != r['answer']][0]
+            r['prediction'] = f"{r['answer']} is correct. Explanation: it is clearly the {r[r['answer']]} and not the {other}, as anyone can see"
 save(rows, 'LEGO')
 # MMMU (MMMU_preproc): open questions have no options and a free-form answer
 rows = base(rng, 30)
