@@ -140,3 +140,12 @@ def test_every_entry_claims_a_known_name_or_is_outside_the_table():
             continue
         for rx in entry.datasets:
             assert any(re.fullmatch(rx, n) for n in names), (entry.name, rx)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["m_3DSRBench_results.tsv", "m_tdbench_rot0_REresult.csv", "m_MMMU_Pro_10c_COT_cotpost.xlsx", "m_MMBench_DEV_EN_acc_all.csv"],
+)
+def test_outputs_of_the_new_flows_are_not_results(name):
+    assert benchmarks.non_result(f"m/{name}") is not None
+    assert benchmarks.detect(f"m/{name}") is None

@@ -457,6 +457,10 @@ NON_RESULT: tuple[tuple[str, str], ...] = (
     (r".*_score\.(csv|json|xlsx)", "a score report (_score)"),
     (r".*_prefetch\.(xlsx|tsv|csv)", "a prefetch log (_prefetch)"),
     (r".*_(supp|tmp|fine_grained|metrics|rating)\.(xlsx|tsv|csv|json)", "an evaluation side output"),
+    (r".*_results\.tsv", "a settings report (3DSRBench's _results.tsv)"),
+    (r".*_REresult\.csv", "a rotational report (TDBench's _REresult.csv)"),
+    (r".*_cotpost\.(xlsx|tsv|csv)", "COT-post-processed predictions (MMMU-Pro's _cotpost)"),
+    (r".*_acc_all\.csv", "an accuracy report (_acc_all)"),
     (r".*\.pkl", "a judge cache (.pkl)"),
     (r".*\.scored\.parquet", "a scored table (gaia-fast grade --out)"),
 )
