@@ -287,6 +287,35 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="rules+judge-fallback",
         ),
         Benchmark(
+            "medqbench-mcq",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "medqbench"},
+            datasets=(r"MedqbenchMCQ(_dev|_test)?",),
+            report="_score.json",
+            description="MedQ-Bench MCQ: its option-letter regexes (A-D), overall and per-modality accuracy",
+            variants=(("2025-10-13", None),),  # ca9a644d: MedQ-Bench added, unchanged since
+            grading="rules",
+        ),
+        Benchmark(
+            "medqdeg-bench",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "medqdeg"},
+            datasets=(r"MedQDEGBench_(simulate|good)_(dev|test)",),
+            report="_score.json",
+            description="MedQ-DEG-Bench: its option-letter regexes (A-E), Overall and per modality / degradation / severity / source",
+            variants=(("2026-05-11", None),),  # 8f66d2ea: MedQ-DEG-Bench added
+            grading="rules",
+        ),
+        Benchmark(
+            "visulogic",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "visulogic"},
+            datasets=(r"VisuLogic",),
+            description="VisuLogic: the last \\boxed{} letter or an 'answer is' phrase, tot / hit / acc per category",
+            variants=(("2025-04-25", None),),  # 6ea82af1: VisuLogic added, unchanged since
+            grading="rules",
+        ),
+        Benchmark(
             "mcq-circular",
             "gaia_fast.scorers.vlm.mcq",
             {"benchmark": "mcq-circular"},

@@ -63,6 +63,20 @@ def dump(data, f):
         data.to_csv(f, index=False)
     elif ext == 'tsv':
         data.to_csv(f, sep='\t', index=False)
+    elif ext == 'json':
+        import json, numpy as np
+        class NumpyEncoder(json.JSONEncoder):  # as vlmeval.smp.file.NumpyEncoder for these types
+            def default(self, obj):
+                if isinstance(obj, np.integer):
+                    return int(obj)
+                if isinstance(obj, np.floating):
+                    return float(obj)
+                if isinstance(obj, np.bool_):
+                    return bool(obj)
+                return json.JSONEncoder.default(self, obj)
+        if isinstance(data, pd.DataFrame):
+            data = data.to_dict('records')
+        json.dump(data, open(f, 'w'), indent=4, ensure_ascii=False, cls=NumpyEncoder)
     else:
         raise NotImplementedError(ext)
 

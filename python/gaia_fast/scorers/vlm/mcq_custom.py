@@ -1,0 +1,258 @@
+"""``ImageMCQDataset`` subclasses with an evaluate of their own (not ``mcq_vanilla_eval``):
+MedQ-Bench MCQ, MedQ-DEG-Bench and VisuLogic. Each reads a letter from the prediction with a
+regex rule, compares it with the answer and writes its own report; no judge.
+
+* ``medqbench`` (``MedqbenchMCQDataset.evaluate``, ca9a644d 2025-10-13, unchanged to head):
+  the letter rule over ``A``-``D``; ``_score.json`` with ``overall_accuracy``, ``correct``,
+  ``total`` and ``<modality>_accuracy`` per ``modality`` (in order of appearance).
+* ``medqdeg`` (``MedQDEGBenchDataset.evaluate``, 8f66d2ea 2026-05-11): the same rule over
+  ``A``-``E``; ``_score.json`` with ``Overall``, ``Total`` and sorted ``Modality_*``,
+  ``DegType_*``, ``Severity_*``, ``Source_*`` accuracies.
+* ``visulogic`` (``VisuLogic_acc``, 6ea82af1 2025-04-25): the last ``\\boxed{}`` holding one
+  letter, else an "answer is" phrase; a row per fixed category with ``tot``, ``hit`` and
+  ``acc`` (percent). Upstream divides by zero when a category has no row; here that ``acc``
+  is null and ``stats["reference_error"]`` says so.
+
+Pure Python: the rules are a few regexes per row.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+import polars as pl
+
+from gaia_fast.scorers.vlm import GradeResult
+from gaia_fast.scorers.vlm import as_frame as _check_frame
+
+__all__ = ["BENCHMARKS", "VARIANTS", "grade", "medq_letter", "visulogic_answer"]
+
+BENCHMARKS = ("medqbench", "medqdeg", "visulogic")
+#: One rule each from its first day to head.
+VARIANTS = (None,)
+VISULOGIC_CATEGORIES = (
+    "Overall",
+    "Quantitative Reasoning",
+    "Spatial Reasoning",
+    "Positional Reasoning",
+    "Attribute Reasoning",
+    "Stylistic Reasoning",
+    "Other",
+)
+
+
+def _isna(v: Any) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def _py_str(v: Any) -> str:
+    """``str()`` as pandas-loaded cells read (an empty cell is NaN: ``'nan'``)."""
+    return "nan" if _isna(v) else str(v)
+
+
+def medq_letter(prediction: Any, letters: str = "ABCD") -> Any:
+    """MedQ-Bench's ``_extract_option_letter`` (``letters="ABCDE"``: MedQ-DEG-Bench's): the
+    prediction alone as a letter, a leading ``X.``/``X)``/``X ``, "answer is X" / "option
+    X", a leading ``X -``/``X:``, else the first letter standing alone; otherwise the
+    stripped prediction itself. An empty cell stays empty (None)."""
+    if _isna(prediction):
+        return None
+    p = str(prediction).strip()
+    up = p.upper()
+    if len(up) == 1 and up in letters:
+        return up
+    cls = f"[{letters[0]}-{letters[-1]}]"
+    for pattern, how in (
+        (rf"^({cls})[.\)\s]", re.match),
+        (rf"(?:answer\s+is\s+|option\s+)({cls})(?:\s|$|[^A-Z])", re.search),
+        (rf"^({cls})\s*[-:]", re.search),
+    ):
+        m = how(pattern, up)
+        if m:
+            return m.group(1)
+    found = re.findall(rf"(?:^|[^A-Z])({cls})(?:[^A-Z]|$)", up)
+    return found[0] if found else p
+
+
+_BOXED = re.compile(r"\\boxed\{|[^\\]\}")
+_LANG_FLAGS = (
+    "answer:",
+    "the final answer is:",
+    "the answer is option:",
+    "the answer is:",
+    "the correct answer is option:",
+    "the correct answer is:",
+    "the answer should be:",
+    "the final answer is",
+    "the answer is option",
+    "the answer is",
+    "the correct answer is option",
+    "the correct answer is",
+    "the answer should be",
+)
+_VL_OPTIONS = ("A", "B", "C", "D")
+
+
+def _last_boxed(text: str) -> str:
+    """VisuLogic's ``extract_last_boxed_content``: the outermost last ``\\boxed{...}`` with
+    ``\\text{``, ``\\rm{``, ``\\mathbf{``, ``$`` and every ``}`` removed; the whole text where
+    there is none or it looks like a template, a choice or more than two characters."""
+    if len(text) < 3:
+        return text
+    stack: list[int] = []
+    last = None
+    for m in _BOXED.finditer(text):
+        if m.group().endswith("\\boxed{"):
+            stack.append(m.end())
+        elif m.group().endswith("}") and stack:
+            start = stack.pop()
+            if not stack:
+                last = text[start : m.start() + 1]
+    if last is None:  # upstream: None.lower() raises and the except returns the text
+        return text
+    for cmd in ("\\text{", "\\rm{", "\\mathbf{", "$"):
+        last = last.replace(cmd, "")
+    last = last.replace("}", "")
+    if "letter" in last.lower() or "or" in last or len(last) > 2:
+        return text
+    return last
+
+
+def _lang(ans: str) -> str:
+    ans = ans.replace("<|endoftext|>", "")
+    for c in _VL_OPTIONS:
+        if (
+            ans.endswith(f" {c}.")
+            or ans.endswith(f" ({c}).")
+            or ans.startswith(f"{c}\n")
+            or ans.startswith(f"({c})\n")
+            or ans.startswith(f"({c}) {c}\n")
+        ):
+            return c
+    low = ans.lower()
+    for flag in _LANG_FLAGS:
+        if flag in low:
+            low = low.split(flag)[-1].strip()
+            low = low.split("\n")[0].split(".")[0]
+            if low.upper() in _VL_OPTIONS:
+                return low.upper()
+    return ans
+
+
+def visulogic_answer(prediction: Any) -> tuple[str, str]:
+    """VisuLogic's ``extract_answer``: ``(letter, "box" | "lang")`` or ``("Z", "error")``."""
+    text = _py_str(prediction)
+    boxed = _last_boxed(text).strip()
+    if boxed in _VL_OPTIONS:
+        return boxed, "box"
+    lang = _lang(text)
+    if lang in _VL_OPTIONS:
+        return lang, "lang"
+    return "Z", "error"
+
+
+def _col(frame: pl.DataFrame, name: str) -> str | None:
+    return name if name in frame.columns else None
+
+
+def _need(frame: pl.DataFrame, name: str, benchmark: str) -> str:
+    if name not in frame.columns:
+        raise ValueError(f"{benchmark}: the result table has no {name!r} column (columns: {frame.columns})")
+    return name
+
+
+def _mean(hits: list[bool]) -> float:
+    return sum(hits) / len(hits) if hits else math.nan
+
+
+def grade(frame: pl.DataFrame, *, benchmark: str, variant: str | None = None, seed: int = 0, judge: Any = None, log: bool = False) -> GradeResult:
+    """Grade a MedQ-Bench MCQ (``benchmark="medqbench"``), MedQ-DEG-Bench (``"medqdeg"``) or
+    VisuLogic (``"visulogic"``) result table. ``rows`` adds ``extracted``, ``score``,
+    ``status`` and ``reason``; ``report`` is the reference's report (one row for the
+    ``_score.json`` ones). No judge, no variants; ``seed`` is unused (no random step)."""
+    frame = _check_frame(frame)
+    if benchmark not in BENCHMARKS:
+        raise ValueError(f"unknown benchmark {benchmark!r}; expected one of {', '.join(BENCHMARKS)}")
+    if variant is not None:
+        raise ValueError(f"{benchmark} has a single rule; variant must be None")
+    if judge is not None:
+        raise ValueError(f"{benchmark} uses no judge (its reference has none)")
+    preds = frame[_need(frame, "prediction", benchmark)].to_list()
+    answers = frame[_need(frame, "answer", benchmark)].to_list()
+    n = frame.height
+    stats: dict[str, Any] = {"benchmark": benchmark, "variant": None, "rows": n}
+    if benchmark == "visulogic":
+        got = [visulogic_answer(p) for p in preds]
+        extracted = [g[0] for g in got]
+        hits = [e == a for e, a in zip(extracted, answers)]
+        reasons = [f"VisuLogic extract_answer: {g[1]}" for g in got]
+        cats = frame[_need(frame, "category", benchmark)].to_list()
+        tot = {c: 0 for c in VISULOGIC_CATEGORIES}
+        hit = {c: 0 for c in VISULOGIC_CATEGORIES}
+        for c, h in zip(cats, hits):
+            for k in ("Overall", c):
+                tot[k] = tot.get(k, 0) + 1
+                hit[k] = hit.get(k, 0) + int(h)
+        empty = [c for c in VISULOGIC_CATEGORIES if tot[c] == 0]
+        if empty:
+            stats["reference_error"] = f"ZeroDivisionError: category {empty[0]!r} has no row (VisuLogic_acc)"
+        report = pl.DataFrame(
+            {
+                "category": list(VISULOGIC_CATEGORIES),
+                "tot": [tot[c] for c in VISULOGIC_CATEGORIES],
+                "hit": [hit[c] for c in VISULOGIC_CATEGORIES],
+                "acc": [hit[c] / tot[c] * 100 if tot[c] else None for c in VISULOGIC_CATEGORIES],
+            },
+            schema={"category": pl.String, "tot": pl.Int64, "hit": pl.Int64, "acc": pl.Float64},
+        )
+    else:
+        letters = "ABCD" if benchmark == "medqbench" else "ABCDE"
+        extracted = [medq_letter(p, letters) for p in preds]
+        if benchmark == "medqbench":
+            hits = [_py_str(a).upper() == _py_str(e).upper() for a, e in zip(answers, extracted)]
+        else:  # the answer is str()-ed and stripped first
+            hits = [_py_str(a).strip().upper() == _py_str(e).upper() for a, e in zip(answers, extracted)]
+        reasons = [
+            f"{benchmark} _extract_option_letter: {'no letter, the prediction itself' if e is None or len(str(e)) != 1 else e}"
+            for e in extracted
+        ]
+        report = _medq_report(frame, hits, benchmark)
+        if n == 0:
+            stats["reference_error"] = "ZeroDivisionError: an empty result table"
+    correct = sum(hits)
+    stats.update({"tasks": n, "correct": float(correct), "accuracy": correct / n if n else None})
+    rows = frame.with_columns(
+        pl.Series("extracted", [None if e is None else str(e) for e in extracted], pl.String),
+        pl.Series("score", [float(h) for h in hits], pl.Float64),
+        pl.Series("status", ["ok"] * n, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+def _medq_report(frame: pl.DataFrame, hits: list[bool], benchmark: str) -> pl.DataFrame:
+    n = len(hits)
+    values: dict[str, Any] = {}
+    if benchmark == "medqbench":
+        values["overall_accuracy"] = sum(hits) / n if n else None
+        values["correct"] = sum(hits)
+        values["total"] = n
+        if "modality" in frame.columns:
+            mods = frame["modality"].to_list()
+            for m in dict.fromkeys(mods):  # pandas' unique(): order of appearance
+                if _isna(m):
+                    continue
+                values[f"{m}_accuracy"] = _mean([h for h, x in zip(hits, mods) if x == m])
+    else:
+        values["Overall"] = _mean(hits)
+        values["Total"] = n
+        for col, prefix in (("modality", "Modality"), ("degradation_type", "DegType"), ("degradation_severity", "Severity"), ("source", "Source")):
+            if col not in frame.columns:
+                continue
+            vals = frame[col].to_list()
+            for v in sorted({v for v in vals if not _isna(v)}):
+                values[f"{prefix}_{v}"] = _mean([h for h, x in zip(hits, vals) if x == v])
+    schema = {k: (pl.Int64 if k in ("correct", "total", "Total") else pl.Float64) for k in values}
+    return pl.DataFrame({k: [v] for k, v in values.items()}, schema=schema)

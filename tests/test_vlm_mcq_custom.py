@@ -1,0 +1,98 @@
+"""MedQ-Bench MCQ, MedQ-DEG-Bench and VisuLogic (``scorers/vlm/mcq_custom.py``) against the
+reports VLMEvalKit's own evaluate wrote for the same archives (see
+``tests/data/vlmevalkit_mcq_families/README.md``), cell by cell."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from gaia_fast import benchmarks
+from gaia_fast.io.vlm import read_result_table
+from gaia_fast.io.writers import write_report
+from gaia_fast.scorers.vlm import mcq_custom
+
+DATA = Path(__file__).parent / "data" / "vlmevalkit_mcq_families"
+EXPECTED = DATA / "expected"
+
+
+def _grade(dataset: str):
+    entry = benchmarks.for_dataset(dataset)
+    assert entry is not None and entry.module == "gaia_fast.scorers.vlm.mcq_custom"
+    return entry, mcq_custom.grade(read_result_table(DATA / f"m_{dataset}.xlsx"), **entry.options)
+
+
+@pytest.mark.parametrize("dataset", ["MedqbenchMCQ_dev", "MedQDEGBench_good_dev"])
+def test_score_json_matches_vlmevalkit(dataset, tmp_path):
+    entry, result = _grade(dataset)
+    assert entry.report == "_score.json"
+    path = tmp_path / f"m_{dataset}{entry.report}"
+    write_report(result.report, path)
+    ours = json.loads(path.read_text(encoding="utf-8"))
+    theirs = json.loads((EXPECTED / f"m_{dataset}_score.json").read_text(encoding="utf-8"))
+    assert list(ours) == list(theirs)
+    assert ours == theirs  # every value, exactly (ints stay ints)
+    assert result.rows.height == read_result_table(DATA / f"m_{dataset}.xlsx").height
+
+
+def test_visulogic_matches_vlmevalkit():
+    _, result = _grade("VisuLogic")
+    theirs = pl.read_csv(EXPECTED / "m_VisuLogic_exact_matching_acc.csv", infer_schema_length=0)
+    assert result.report.columns == theirs.columns
+    for a, b in zip(result.report.iter_rows(), theirs.iter_rows()):
+        assert a[0] == b[0] and a[1] == int(b[1]) and a[2] == int(b[2]) and a[3] == float(b[3])
+    assert result.stats.get("reference_error") is None
+
+
+def test_visulogic_missing_category_is_the_reference_error():
+    frame = read_result_table(DATA / "m_VisuLogic.xlsx")
+    result = mcq_custom.grade(frame.filter(pl.col("category") != "Other"), benchmark="visulogic")
+    assert "ZeroDivisionError" in result.stats["reference_error"]
+    assert result.report.filter(pl.col("category") == "Other")["acc"][0] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "letter"),
+    [
+        ("Answer: \\boxed{B}", "B"),
+        ("\\boxed{A} then \\boxed{\\text{C}}", "C"),
+        ("Answer: \\boxed{$LETTER}", "Z"),  # a template: the whole text, no phrase
+        ("The answer is: d.", "D"),
+        ("(A)\nbecause", "A"),
+        ("I choose B.", "B"),
+        ("x", "Z"),
+    ],
+)
+def test_visulogic_answer(text, letter):
+    assert mcq_custom.visulogic_answer(text)[0] == letter
+
+
+@pytest.mark.parametrize(
+    ("pred", "letters", "out"),
+    [
+        ("b", "ABCD", "B"),
+        ("B. Moderate", "ABCD", "B"),
+        ("option C, I think", "ABCD", "C"),
+        ("I pick D here", "ABCD", "D"),
+        ("E", "ABCD", "E"),  # not a letter of the set: the prediction itself
+        ("E", "ABCDE", "E"),
+        ("none of these", "ABCD", "none of these"),
+        (None, "ABCD", None),
+        (float("nan"), "ABCD", None),
+    ],
+)
+def test_medq_letter(pred, letters, out):
+    assert mcq_custom.medq_letter(pred, letters) == out
+
+
+def test_no_judge_no_variant():
+    frame = read_result_table(DATA / "m_VisuLogic.xlsx")
+    with pytest.raises(ValueError, match="no judge"):
+        mcq_custom.grade(frame, benchmark="visulogic", judge=lambda p: "A")
+    with pytest.raises(ValueError, match="single rule"):
+        mcq_custom.grade(frame, benchmark="visulogic", variant="classic")
+    assert not math.isnan(_grade("VisuLogic")[1].stats["accuracy"])
