@@ -96,3 +96,44 @@ def test_no_judge_no_variant():
     with pytest.raises(ValueError, match="single rule"):
         mcq_custom.grade(frame, benchmark="visulogic", variant="classic")
     assert not math.isnan(_grade("VisuLogic")[1].stats["accuracy"])
+
+
+@pytest.mark.parametrize("dataset", ["PuzzleVQA", "VisualPuzzles"])
+def test_puzzles_match_vlmevalkit(dataset):
+    _, result = _grade(dataset)
+    theirs = pl.read_csv(EXPECTED / f"m_{dataset}_exact_matching_acc.csv", infer_schema_length=0)
+    assert result.report.columns == theirs.columns
+    assert result.report.height == theirs.height
+    for a, b in zip(result.report.iter_rows(named=True), theirs.iter_rows(named=True)):
+        for c in theirs.columns:
+            if c in ("tot", "hit"):
+                assert a[c] == int(b[c]), (c, a, b)
+            elif c == "acc":
+                assert a[c] == float(b[c]), (c, a, b)
+            else:
+                assert a[c] == b[c], (c, a, b)
+    assert result.stats.get("reference_error") is None
+
+
+def test_puzzlevqa_answer_outside_the_options_is_the_reference_error():
+    frame = read_result_table(DATA / "m_PuzzleVQA.xlsx")
+    bad = frame.with_columns(pl.when(pl.int_range(pl.len()) == 3).then(pl.lit("nowhere")).otherwise(pl.col("answer")).alias("answer"))
+    result = mcq_custom.grade(bad, benchmark="puzzlevqa")
+    assert "row 5" in result.stats["reference_error"]
+    assert result.rows["status"][3] == "error" and result.rows["score"][3] is None
+    assert result.rows.height == frame.height
+
+
+@pytest.mark.parametrize(
+    ("text", "out"),
+    [("Answer: b", "b"), ("answer: A. Final Answer: C", "C"), ("ANSWER : D!", "D"), ("answer: Bx", "Z"), ("no", "Z"), (None, None), (3.0, None)],
+)
+def test_answer_colon(text, out):
+    assert mcq_custom.answer_colon(text) == out
+
+
+def test_option_letter():
+    assert mcq_custom.option_letter("['1', 2, 'red']", "2") == "B"
+    assert mcq_custom.option_letter("['1', 2, 'red']", " red ") == "C"
+    assert mcq_custom.option_letter("['1']", "9") is None
+    assert mcq_custom.option_letter("not a list", "1") is None

@@ -316,6 +316,24 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="rules",
         ),
         Benchmark(
+            "puzzlevqa",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "puzzlevqa"},
+            datasets=(r"PuzzleVQA",),
+            description="PuzzleVQA: the last 'answer: X' against the letter of the answer among the options, tot / hit / acc per category",
+            variants=(("2026-02-25", None),),  # 0bac5c06: PuzzleVQA added, unchanged since
+            grading="rules",
+        ),
+        Benchmark(
+            "visualpuzzles",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "visualpuzzles"},
+            datasets=(r"VisualPuzzles",),
+            description="VisualPuzzles: the last 'answer: X' against the answer letter, tot / hit / acc per category and per difficulty",
+            variants=(("2026-02-25", None),),  # 0bac5c06: VisualPuzzles added, unchanged since
+            grading="rules",
+        ),
+        Benchmark(
             "mcq-circular",
             "gaia_fast.scorers.vlm.mcq",
             {"benchmark": "mcq-circular"},

@@ -1,5 +1,5 @@
 """``ImageMCQDataset`` subclasses with an evaluate of their own (not ``mcq_vanilla_eval``):
-MedQ-Bench MCQ, MedQ-DEG-Bench and VisuLogic. Each reads a letter from the prediction with a
+MedQ-Bench MCQ, MedQ-DEG-Bench, VisuLogic, PuzzleVQA and VisualPuzzles. Each reads a letter from the prediction with a
 regex rule, compares it with the answer and writes its own report; no judge.
 
 * ``medqbench`` (``MedqbenchMCQDataset.evaluate``, ca9a644d 2025-10-13, unchanged to head):
@@ -12,6 +12,11 @@ regex rule, compares it with the answer and writes its own report; no judge.
   letter, else an "answer is" phrase; a row per fixed category with ``tot``, ``hit`` and
   ``acc`` (percent). Upstream divides by zero when a category has no row; here that ``acc``
   is null and ``stats["reference_error"]`` says so.
+* ``puzzlevqa`` / ``visualpuzzles`` (``PuzzleVQA_acc`` / ``VisulPuzzles_acc``, 0bac5c06
+  2026-02-25): the last ``answer: X`` (any case); PuzzleVQA's answer is the letter of the
+  option (``options``, a Python list literal) equal to it; VisualPuzzles compares with the
+  answer letter, and reports per category and per difficulty (``type`` column). Fixed rows as
+  VisuLogic's, the same zero-division note.
 
 Pure Python: the rules are a few regexes per row.
 """
@@ -27,9 +32,9 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 
-__all__ = ["BENCHMARKS", "VARIANTS", "grade", "medq_letter", "visulogic_answer"]
+__all__ = ["BENCHMARKS", "VARIANTS", "answer_colon", "grade", "medq_letter", "option_letter", "visulogic_answer"]
 
-BENCHMARKS = ("medqbench", "medqdeg", "visulogic")
+BENCHMARKS = ("medqbench", "medqdeg", "visulogic", "puzzlevqa", "visualpuzzles")
 #: One rule each from its first day to head.
 VARIANTS = (None,)
 VISULOGIC_CATEGORIES = (
@@ -153,6 +158,62 @@ def visulogic_answer(prediction: Any) -> tuple[str, str]:
     return "Z", "error"
 
 
+PUZZLEVQA_CATEGORIES = (
+    "overall", "grid_number", "size_grid", "rectangle_height_color", "shape_size_hexagon",
+    "rectangle_height_number", "shape_reflect", "circle_size_number", "polygon_sides_color",
+    "color_overlap_squares", "color_size_circle", "venn", "size_cycle", "polygon_sides_number",
+    "shape_size_grid", "color_hexagon", "grid_number_color", "color_grid", "shape_morph", "triangle",
+    "color_number_hexagon",
+)  # fmt: skip
+VISUALPUZZLES_CATEGORIES = ("overall", "spatial", "algorithmic", "analogical", "inductive", "deductive")
+VISUALPUZZLES_LEVELS = ("easy", "medium", "hard", "overall")
+_ANSWER_COLON = re.compile(r"\banswer\s*:\s*([A-Z])\b", re.IGNORECASE)
+
+
+def answer_colon(prediction: Any) -> str | None:
+    """PuzzleVQA's / VisualPuzzles' ``extract_answer``: the letter of the last ``answer: X``,
+    else ``"Z"``; None where upstream raises (a prediction that is not text)."""
+    if not isinstance(prediction, str):
+        return None
+    found = _ANSWER_COLON.findall(prediction)
+    return found[-1] if found else "Z"
+
+
+def option_letter(options: Any, answer: Any) -> str | None:
+    """PuzzleVQA's ``to_choice_letter(eval(options), answer)``: the letter of the first option
+    equal to the answer (both ``str()``-ed and stripped); None where upstream raises."""
+    import ast
+
+    try:
+        opts = ast.literal_eval(options) if isinstance(options, str) else None
+    except (ValueError, SyntaxError):
+        return None
+    if not isinstance(opts, (list, tuple)):
+        return None
+    want = _py_str(answer).strip()
+    for i, o in enumerate(opts):
+        if str(o).strip() == want:
+            return chr(ord("A") + i)
+    return None
+
+
+def _tally(keys: tuple[str, ...], groups: list[Any], hits: list[bool], total: str) -> tuple[pl.DataFrame, str | None]:
+    """``tot``/``hit``/``acc`` (percent) for each fixed key; ``total`` counts every row."""
+    tot = dict.fromkeys(keys, 0)
+    hit = dict.fromkeys(keys, 0)
+    for g, h in zip(groups, hits):
+        for k in (total, g):
+            tot[k] = tot.get(k, 0) + 1
+            hit[k] = hit.get(k, 0) + int(h)
+    empty = [k for k in keys if tot[k] == 0]
+    error = f"ZeroDivisionError: {empty[0]!r} has no row" if empty else None
+    frame = pl.DataFrame(
+        {"tot": [tot[k] for k in keys], "hit": [hit[k] for k in keys], "acc": [hit[k] / tot[k] * 100 if tot[k] else None for k in keys]},
+        schema={"tot": pl.Int64, "hit": pl.Int64, "acc": pl.Float64},
+    )
+    return frame, error
+
+
 def _col(frame: pl.DataFrame, name: str) -> str | None:
     return name if name in frame.columns else None
 
@@ -207,6 +268,38 @@ def grade(frame: pl.DataFrame, *, benchmark: str, variant: str | None = None, se
             },
             schema={"category": pl.String, "tot": pl.Int64, "hit": pl.Int64, "acc": pl.Float64},
         )
+    elif benchmark in ("puzzlevqa", "visualpuzzles"):
+        extracted = [answer_colon(p) for p in preds]
+        if benchmark == "puzzlevqa":
+            opts = frame[_need(frame, "options", benchmark)].to_list()
+            gold = [option_letter(o, a) for o, a in zip(opts, answers)]
+        else:
+            gold = [a if isinstance(a, str) else None for a in answers]
+        crash = next((i for i, (e, g) in enumerate(zip(extracted, gold)) if e is None or g is None), None)
+        if crash is not None:
+            stats["reference_error"] = (
+                f"row {crash + 2}: the reference raises (a prediction that is not text, or an answer "
+                + ("not among the options)" if benchmark == "puzzlevqa" else "that is not text)")
+            )
+        hits = [e is not None and g is not None and e.lower() == g.lower() for e, g in zip(extracted, gold)]
+        reasons = [f"last 'answer: X' of the prediction: {e}" if e is not None else "the reference raises on this row" for e in extracted]
+        cats = frame[_need(frame, "category", benchmark)].to_list()
+        if benchmark == "puzzlevqa":
+            table, err = _tally(PUZZLEVQA_CATEGORIES, cats, hits, "overall")
+            report = table.insert_column(0, pl.Series("category", list(PUZZLEVQA_CATEGORIES), pl.String))
+        else:
+            by_cat, err = _tally(VISUALPUZZLES_CATEGORIES, cats, hits, "overall")
+            levels = frame[_need(frame, "difficulty", benchmark)].to_list()
+            by_level, err2 = _tally(VISUALPUZZLES_LEVELS, levels, hits, "overall")
+            err = err or err2
+            report = pl.concat(
+                [
+                    by_cat.insert_column(0, pl.Series("group", list(VISUALPUZZLES_CATEGORIES), pl.String)).with_columns(pl.lit("category").alias("type")),
+                    by_level.insert_column(0, pl.Series("group", list(VISUALPUZZLES_LEVELS), pl.String)).with_columns(pl.lit("level").alias("type")),
+                ]
+            )
+        if err:
+            stats["reference_error"] = stats.get("reference_error") or err
     else:
         letters = "ABCD" if benchmark == "medqbench" else "ABCDE"
         extracted = [medq_letter(p, letters) for p in preds]
@@ -223,10 +316,13 @@ def grade(frame: pl.DataFrame, *, benchmark: str, variant: str | None = None, se
             stats["reference_error"] = "ZeroDivisionError: an empty result table"
     correct = sum(hits)
     stats.update({"tasks": n, "correct": float(correct), "accuracy": correct / n if n else None})
+    status = ["ok"] * n
+    if benchmark in ("puzzlevqa", "visualpuzzles"):
+        status = ["ok" if e is not None and g is not None else "error" for e, g in zip(extracted, gold)]
     rows = frame.with_columns(
         pl.Series("extracted", [None if e is None else str(e) for e in extracted], pl.String),
-        pl.Series("score", [float(h) for h in hits], pl.Float64),
-        pl.Series("status", ["ok"] * n, pl.String),
+        pl.Series("score", [float(h) if st == "ok" else None for h, st in zip(hits, status)], pl.Float64),
+        pl.Series("status", status, pl.String),
         pl.Series("reason", reasons, pl.String),
     )
     return GradeResult(rows=rows, report=report, stats=stats)

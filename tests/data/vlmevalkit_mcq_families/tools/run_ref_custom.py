@@ -17,3 +17,14 @@ for cls, name, path in [('MedqbenchMCQDataset', 'MedqbenchMCQ_dev', 'medqbench_m
 from vlmeval.dataset.utils.visulogic import VisuLogic_acc
 d, f = work('VisuLogic')
 pd.DataFrame({**VisuLogic_acc(f)}).to_csv(osp.join(DST, 'm_VisuLogic_exact_matching_acc.csv'), index=False)
+# PuzzleVQA.evaluate / VisualPuzzles.evaluate: the *_acc functions (unchanged modules) and the
+# frames evaluate builds from them
+from vlmeval.dataset.utils.puzzlevqa import PuzzleVQA_acc
+from vlmeval.dataset.utils.visualpuzzles import VisulPuzzles_acc
+d, f = work('PuzzleVQA')
+pd.DataFrame(PuzzleVQA_acc(f)).to_csv(osp.join(DST, 'm_PuzzleVQA_exact_matching_acc.csv'), index=False)
+d, f = work('VisualPuzzles')
+cat_dict, level_dict = VisulPuzzles_acc(f)
+df_cat = pd.DataFrame(cat_dict).rename(columns={'category': 'group'}); df_cat['type'] = 'category'
+df_level = pd.DataFrame(level_dict).rename(columns={'level': 'group'}); df_level['type'] = 'level'
+pd.concat([df_cat, df_level], ignore_index=True).to_csv(osp.join(DST, 'm_VisualPuzzles_exact_matching_acc.csv'), index=False)
