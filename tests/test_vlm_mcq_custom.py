@@ -137,3 +137,45 @@ def test_option_letter():
     assert mcq_custom.option_letter("['1', 2, 'red']", " red ") == "C"
     assert mcq_custom.option_letter("['1']", "9") is None
     assert mcq_custom.option_letter("not a list", "1") is None
+
+
+def _keys(obj):
+    return {k: _keys(v) for k, v in obj.items()} if isinstance(obj, dict) else None
+
+
+@pytest.mark.parametrize(("variant", "commit"), [("2024-09", "5b288984"), ("2025-10", "55fba747"), ("2026-06", "e8e78f05")])
+def test_mme_realworld_rating_matches_vlmevalkit(variant, commit, tmp_path):
+    entry = benchmarks.for_dataset("MME-RealWorld")
+    assert entry.report == "_rating.json"
+    frame = read_result_table(DATA / "m_MME-RealWorld.xlsx")
+    result = mcq_custom.grade(frame, variant=variant, **entry.options)
+    assert result.stats["reference_error"] is None
+    path = tmp_path / "rating.json"
+    write_report(result.report, path)
+    ours = json.loads(path.read_text(encoding="utf-8"))
+    theirs = json.loads((EXPECTED / f"m_MME-RealWorld_rating.{commit}.json").read_text(encoding="utf-8"))
+    assert _keys(ours) == _keys(theirs) and json.dumps(_keys(ours)) == json.dumps(_keys(theirs))  # same keys, same order
+    assert ours == theirs  # every number (an empty subtask's Avg is 0 upstream, 0.0 here: equal values)
+
+
+def test_mme_realworld_eras():
+    entry = benchmarks.get("mme-realworld")
+    assert [entry.variant_on(d) for d in ("2024-09-11", "2025-09-12", "2025-10-29", "2026-06-17")] == ["2024-09", "2025-09", "2025-10", "2026-06"]
+    frame = read_result_table(DATA / "m_MME-RealWorld.xlsx")
+    with pytest.raises(ValueError, match="target_instances"):
+        mcq_custom.grade(frame, benchmark="mme-realworld", variant="2025-09")
+    # 2024-09: an index outside 0..n-1 makes upstream append a row and fail.
+    shifted = frame.with_columns((pl.col("index").cast(pl.Int64) + 1000).alias("index"))
+    assert "not a row label" in mcq_custom.grade(shifted, benchmark="mme-realworld", variant="2024-09").stats["reference_error"]
+    # A prediction that is not text: upstream raises.
+    nan = frame.with_columns(pl.when(pl.int_range(pl.len()) == 0).then(None).otherwise(pl.col("prediction")).alias("prediction"))
+    res = mcq_custom.grade(nan, benchmark="mme-realworld")
+    assert "not text" in res.stats["reference_error"] and set(res.rows["status"].to_list()) == {"error"}
+
+
+@pytest.mark.parametrize(
+    ("text", "variant", "out"),
+    [("Best answer: D", "2025-10", "B"), ("Best answer: D", "2026-06", "D"), ("", "2026-06", "A"), ("(c)", "2026-06", "C"), ("x " * 12, "2026-06", "")],
+)
+def test_extract_characters_regex(text, variant, out):
+    assert mcq_custom.extract_characters_regex(text, variant) == out

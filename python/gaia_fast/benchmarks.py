@@ -334,6 +334,18 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="rules",
         ),
         Benchmark(
+            "mme-realworld",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "mme-realworld"},
+            datasets=(r"MME-RealWorld(-CN|-Lite)?",),
+            report="_rating.json",
+            description="MME-RealWorld: extract_characters_regex (A-E) and get_dimension_rating (per task, subtask and category, Avg, Overall)",
+            # 5b288984 (2024-09-11): the rating; 9cc14cd0: <answer> tags and a target_instances
+            # read; 55fba747: that read dropped; 1445ec4f: the answer prefixes fixed.
+            variants=(("2024-09-11", "2024-09"), ("2025-09-12", "2025-09"), ("2025-10-29", "2025-10"), ("2026-06-17", "2026-06")),
+            grading="rules",
+        ),
+        Benchmark(
             "mcq-circular",
             "gaia_fast.scorers.vlm.mcq",
             {"benchmark": "mcq-circular"},

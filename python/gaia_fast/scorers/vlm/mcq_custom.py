@@ -1,5 +1,5 @@
 """``ImageMCQDataset`` subclasses with an evaluate of their own (not ``mcq_vanilla_eval``):
-MedQ-Bench MCQ, MedQ-DEG-Bench, VisuLogic, PuzzleVQA and VisualPuzzles. Each reads a letter from the prediction with a
+MedQ-Bench MCQ, MedQ-DEG-Bench, VisuLogic, PuzzleVQA, VisualPuzzles and MME-RealWorld. Each reads a letter from the prediction with a
 regex rule, compares it with the answer and writes its own report; no judge.
 
 * ``medqbench`` (``MedqbenchMCQDataset.evaluate``, ca9a644d 2025-10-13, unchanged to head):
@@ -17,6 +17,8 @@ regex rule, compares it with the answer and writes its own report; no judge.
   option (``options``, a Python list literal) equal to it; VisualPuzzles compares with the
   answer letter, and reports per category and per difficulty (``type`` column). Fixed rows as
   VisuLogic's, the same zero-division note.
+* ``mme-realworld`` (``MMERealWorld.evaluate`` + ``get_dimension_rating``): see
+  :func:`grade_mme_realworld` for its four eras; ``_rating.json``.
 
 Pure Python: the rules are a few regexes per row.
 """
@@ -32,11 +34,11 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 
-__all__ = ["BENCHMARKS", "VARIANTS", "answer_colon", "grade", "medq_letter", "option_letter", "visulogic_answer"]
+__all__ = ["BENCHMARKS", "VARIANTS", "answer_colon", "extract_characters_regex", "grade_mme_realworld", "grade", "medq_letter", "option_letter", "visulogic_answer"]
 
-BENCHMARKS = ("medqbench", "medqdeg", "visulogic", "puzzlevqa", "visualpuzzles")
-#: One rule each from its first day to head.
-VARIANTS = (None,)
+BENCHMARKS = ("medqbench", "medqdeg", "visulogic", "puzzlevqa", "visualpuzzles", "mme-realworld")
+#: One rule each from its first day to head (None), except MME-RealWorld's eras.
+VARIANTS = (None, "2024-09", "2025-09", "2025-10", "2026-06")
 VISULOGIC_CATEGORIES = (
     "Overall",
     "Quantitative Reasoning",
@@ -236,6 +238,10 @@ def grade(frame: pl.DataFrame, *, benchmark: str, variant: str | None = None, se
     frame = _check_frame(frame)
     if benchmark not in BENCHMARKS:
         raise ValueError(f"unknown benchmark {benchmark!r}; expected one of {', '.join(BENCHMARKS)}")
+    if benchmark == "mme-realworld":
+        if judge is not None:
+            raise ValueError("mme-realworld uses no judge (its reference has none)")
+        return grade_mme_realworld(frame, variant)
     if variant is not None:
         raise ValueError(f"{benchmark} has a single rule; variant must be None")
     if judge is not None:
@@ -352,3 +358,163 @@ def _medq_report(frame: pl.DataFrame, hits: list[bool], benchmark: str) -> pl.Da
                 values[f"{prefix}_{v}"] = _mean([h for h, x in zip(hits, vals) if x == v])
     schema = {k: (pl.Int64 if k in ("correct", "total", "Total") else pl.Float64) for k in values}
     return pl.DataFrame({k: [v] for k, v in values.items()}, schema=schema)
+
+
+# --------------------------------------------------------------------------------------
+# MME-RealWorld (MMERealWorld.evaluate + get_dimension_rating)
+# --------------------------------------------------------------------------------------
+
+#: ``--variant`` of MME-RealWorld, by the upstream commit that made it.
+MME_RW_VARIANTS = ("2024-09", "2025-09", "2025-10", "2026-06")
+_MME_RW_TASKS = ("Reasoning", "Perception")
+_MME_RW_SUBTASKS = ("Monitoring", "Autonomous_Driving", "OCR with Complex Context", "Diagram and Table", "Remote Sensing")
+_ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL)
+
+
+def extract_characters_regex(s: str, variant: str = "2026-06") -> str:
+    """``multiple_choice.extract_characters_regex`` (options ``A``-``E``): answer prefixes
+    removed, then the first of ``A``-``E``; a short text inside one of ``(a)``..``(e)`` gives
+    that letter (an empty text gives ``A``); ``''`` for none. Before 2026-06-17 (1445ec4f)
+    two pairs of prefixes lacked a comma and were never removed as such."""
+    s = s.strip()
+    prefixes = ["The best answer is", "The correct answer is", "The answer is", "The answer"]
+    if variant == "2026-06":
+        prefixes += ["The best option is", "The correct option is", "Best answer:", "Best option:"]
+    else:
+        prefixes += ["The best option isThe correct option is", "Best answer:Best option:"]
+    for p in prefixes:
+        s = s.replace(p, "")
+    if len(s.split()) > 10 and not re.search("[ABCDE]", s):
+        return ""
+    m = re.search(r"[ABCDE]", s)
+    if m is None:
+        for choice in ("(A)", "(B)", "(C)", "(D)", "(E)"):
+            if s.lower() in choice.lower():
+                return choice[1]
+        return ""
+    return m[0]
+
+
+def _int_label(v: Any, n: int) -> int | None:
+    """The row label ``data.loc[v]`` hits on a 0..n-1 RangeIndex, else None (a new row)."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, str):  # result tables read numbers as text; a number cell is what pandas sees
+        try:
+            v = int(v.strip())
+        except ValueError:
+            return None
+    if isinstance(v, int) or (isinstance(v, float) and v.is_integer()):
+        i = int(v)
+        return i if 0 <= i < n else None
+    return None
+
+
+def grade_mme_realworld(frame: pl.DataFrame, variant: str | None = None) -> GradeResult:
+    """MME-RealWorld: ``extract_characters_regex`` per row and ``get_dimension_rating``.
+
+    Variants: ``2024-09`` (5b288984: the score of the row whose ``index`` is ``i`` lands on
+    the row at position ``i``, a label lookup; an ``index`` outside ``0..n-1`` appends a row
+    that makes the rating raise), ``2025-09`` (9cc14cd0: ``<answer>..</answer>`` read first,
+    uppercased; each row scored by the first row of its ``index``; also reads
+    ``target_instances`` and raises without it), ``2025-10`` (55fba747: the same without
+    ``target_instances``) and ``2026-06`` (1445ec4f: the prefix list fixed; head). ``report``
+    is the ``_rating.json`` object as one row of nested structs."""
+    variant = "2026-06" if variant is None else variant
+    if variant not in MME_RW_VARIANTS:
+        raise ValueError(f"unknown MME-RealWorld variant {variant!r}; expected one of {', '.join(MME_RW_VARIANTS)}")
+    for c in ("index", "answer", "prediction", "category", "l2-category"):
+        _need(frame, c, "MME-RealWorld")
+    if variant == "2025-09" and "target_instances" not in frame.columns:
+        raise ValueError("MME-RealWorld: VLMEvalKit's evaluate from 9cc14cd0 to 55fba747 (2025-09-12 .. 2025-10-28) reads a 'target_instances' column this file lacks (KeyError upstream)")
+    n = frame.height
+    idx, ans, pred = frame["index"].to_list(), frame["answer"].to_list(), frame["prediction"].to_list()
+    first: dict[Any, int] = {}
+    for j, v in enumerate(idx):
+        first.setdefault(v, j)
+    scores: list[float | None] = [None] * n
+    extracted: list[str | None] = [None] * n
+    error = None
+    for j, v in enumerate(idx):
+        k = first[v]
+        p = pred[k]
+        if not isinstance(p, str):
+            error = f"row {k + 2}: prediction {p!r} is not text (upstream: .strip() / re.search raise)"
+            break
+        if variant != "2024-09":
+            m = _ANSWER_TAG.search(p)
+            p = m.group(1).strip().upper() if m else p
+        e = extract_characters_regex(p, variant)
+        s = 0.0 if e == "" else float(e == ans[k])
+        if variant == "2024-09":
+            label = _int_label(v, n)
+            if label is None:
+                error = f"index {v!r} is not a row label 0..{n - 1}: upstream's data.loc[idx] appends a row and the rating raises"
+                break
+            scores[label], extracted[label] = s, e
+        else:
+            scores[j], extracted[j] = s, e
+    rating, rating_error = (None, None) if error else _dimension_rating(frame["category"].to_list(), frame["l2-category"].to_list(), scores)
+    error = error or rating_error
+    report = pl.DataFrame([rating]) if rating is not None else pl.DataFrame()
+    status = ["error" if error else ("ok" if s is not None else "not_counted") for s in scores]
+    rows = frame.with_columns(
+        pl.Series("extracted", extracted, pl.String),
+        pl.Series("score", [None if error else s for s in scores], pl.Float64),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", [f"extract_characters_regex ({variant}): {e!r}" if e is not None else None for e in extracted], pl.String),
+    )
+    ok = [s for s in scores if s is not None] if not error else []
+    stats = {
+        "benchmark": "mme-realworld",
+        "variant": variant,
+        "rows": n,
+        "tasks": len(ok),
+        "correct": float(sum(ok)),
+        "accuracy": sum(ok) / len(ok) if ok else None,
+        "reference_error": error,
+    }
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+def _dimension_rating(cats: list[Any], l2: list[Any], scores: list[float | None]) -> tuple[dict[str, Any] | None, str | None]:
+    """``get_dimension_rating`` over the scored rows, in row order (first-seen category order)."""
+    results: dict[str, Any] = {"Overall": {}}
+    for t in _MME_RW_TASKS:
+        results[t] = {s: {} for s in _MME_RW_SUBTASKS}
+    for j, (c, c2, s) in enumerate(zip(cats, l2, scores)):
+        if not isinstance(c, str) or not isinstance(c2, str):
+            return None, f"row {j + 2}: category / l2-category is not text (upstream: .split raises)"
+        parts = c.split("/")
+        if len(parts) < 2:
+            return None, f"row {j + 2}: category {c!r} has no '/' (IndexError upstream)"
+        task, sub = parts[0], parts[1]
+        cat = c2.lower()
+        if "attribute" in cat:
+            cat = cat.split("/")[0] + "/attribute"
+        if task not in _MME_RW_TASKS or sub not in _MME_RW_SUBTASKS:
+            return None, f"row {j + 2}: category {c!r} is not one of the rating's tasks / subtasks (KeyError upstream)"
+        if s is None:  # NaN >= 0 is False
+            continue
+        cell = results[task][sub].setdefault(cat, {"true": 0.0, "false": 0.0})
+        cell["true"] += s
+        cell["false"] += 1 - s
+    succ_all = sum_all = 0.0
+    for task, values in results.items():
+        cnt_task = sum_task = 0.0
+        for sub, sub_values in values.items():
+            cnt_sub = sum_sub = 0.0
+            for cat, d in list(sub_values.items()):
+                cnt_sub += d["true"]
+                sum_sub += d["false"] + d["true"]
+                sub_values[cat] = d["true"] / (d["false"] + d["true"])
+            cnt_task += cnt_sub
+            sum_task += sum_sub
+            sub_values["Avg"] = cnt_sub / sum_sub if sum_sub else 0.0
+        succ_all += cnt_task
+        sum_all += sum_task
+        values["Avg"] = cnt_task / sum_task if sum_task else 0.0
+    if not sum_all:
+        return None, "ZeroDivisionError: no scored row (get_dimension_rating)"
+    results["Overall"] = succ_all / sum_all
+    return results, None
