@@ -179,3 +179,20 @@ def test_mme_realworld_eras():
 )
 def test_extract_characters_regex(text, variant, out):
     assert mcq_custom.extract_characters_regex(text, variant) == out
+
+
+def test_a4bench_matches_vlmevalkit():
+    _, result = _grade("A4Bench")
+    theirs = pl.read_csv(EXPECTED / "m_A4Bench_acc.csv", infer_schema_length=0)
+    assert result.report.columns == theirs.columns == ["Accuracy"]
+    assert result.report["Accuracy"][0] == float(theirs["Accuracy"][0])
+    assert result.stats["reference_error"] is None
+
+
+def test_a4bench_free_text_is_the_reference_error():
+    frame = read_result_table(DATA / "m_A4Bench.xlsx")
+    bad = frame.with_columns(pl.when(pl.int_range(pl.len()) == 2).then(pl.lit("A and C")).otherwise(pl.col("prediction")).alias("prediction"))
+    result = mcq_custom.grade(bad, benchmark="a4bench")
+    assert "row 4" in result.stats["reference_error"] and result.rows["status"][2] == "error"
+    assert mcq_custom.a4bench_match("['B', 'A']", "('A', 'B')") is True
+    assert mcq_custom.a4bench_match("['A', 1]", "['A', 1]") is None  # unsortable: upstream raises

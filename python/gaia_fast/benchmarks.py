@@ -346,6 +346,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="rules",
         ),
         Benchmark(
+            "a4bench",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "a4bench"},
+            datasets=(r"A4Bench",),
+            description="A4Bench: answer and prediction as Python list literals, equal when sorted; Accuracy",
+            variants=(("2025-06-11", None),),  # bf6319e8: A4Bench added; the rule unchanged since
+            grading="rules",
+        ),
+        Benchmark(
             "mcq-circular",
             "gaia_fast.scorers.vlm.mcq",
             {"benchmark": "mcq-circular"},

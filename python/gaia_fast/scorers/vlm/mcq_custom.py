@@ -1,5 +1,5 @@
 """``ImageMCQDataset`` subclasses with an evaluate of their own (not ``mcq_vanilla_eval``):
-MedQ-Bench MCQ, MedQ-DEG-Bench, VisuLogic, PuzzleVQA, VisualPuzzles and MME-RealWorld. Each reads a letter from the prediction with a
+MedQ-Bench MCQ, MedQ-DEG-Bench, VisuLogic, PuzzleVQA, VisualPuzzles, MME-RealWorld and A4Bench. Each reads a letter from the prediction with a
 regex rule, compares it with the answer and writes its own report; no judge.
 
 * ``medqbench`` (``MedqbenchMCQDataset.evaluate``, ca9a644d 2025-10-13, unchanged to head):
@@ -17,6 +17,10 @@ regex rule, compares it with the answer and writes its own report; no judge.
   option (``options``, a Python list literal) equal to it; VisualPuzzles compares with the
   answer letter, and reports per category and per difficulty (``type`` column). Fixed rows as
   VisuLogic's, the same zero-division note.
+* ``a4bench`` (``AffordanceDataset.evaluate``, bf6319e8 2025-06-11): answer and prediction
+  are Python list literals, a hit when their sorted forms are equal; ``Accuracy`` (one row).
+  Upstream raises on any row that is not such a literal; here it is ``status="error"`` and
+  ``stats["reference_error"]`` names it.
 * ``mme-realworld`` (``MMERealWorld.evaluate`` + ``get_dimension_rating``): see
   :func:`grade_mme_realworld` for its four eras; ``_rating.json``.
 
@@ -36,7 +40,7 @@ from gaia_fast.scorers.vlm import as_frame as _check_frame
 
 __all__ = ["BENCHMARKS", "VARIANTS", "answer_colon", "extract_characters_regex", "grade_mme_realworld", "grade", "medq_letter", "option_letter", "visulogic_answer"]
 
-BENCHMARKS = ("medqbench", "medqdeg", "visulogic", "puzzlevqa", "visualpuzzles", "mme-realworld")
+BENCHMARKS = ("medqbench", "medqdeg", "visulogic", "puzzlevqa", "visualpuzzles", "mme-realworld", "a4bench")
 #: One rule each from its first day to head (None), except MME-RealWorld's eras.
 VARIANTS = (None, "2024-09", "2025-09", "2025-10", "2026-06")
 VISULOGIC_CATEGORIES = (
@@ -244,6 +248,10 @@ def grade(frame: pl.DataFrame, *, benchmark: str, variant: str | None = None, se
         return grade_mme_realworld(frame, variant)
     if variant is not None:
         raise ValueError(f"{benchmark} has a single rule; variant must be None")
+    if benchmark == "a4bench":
+        if judge is not None:
+            raise ValueError("a4bench uses no judge (its reference has none)")
+        return _grade_a4bench(frame)
     if judge is not None:
         raise ValueError(f"{benchmark} uses no judge (its reference has none)")
     preds = frame[_need(frame, "prediction", benchmark)].to_list()
@@ -518,3 +526,52 @@ def _dimension_rating(cats: list[Any], l2: list[Any], scores: list[float | None]
         return None, "ZeroDivisionError: no scored row (get_dimension_rating)"
     results["Overall"] = succ_all / sum_all
     return results, None
+
+
+# --------------------------------------------------------------------------------------
+# A4Bench (AffordanceDataset.is_match)
+# --------------------------------------------------------------------------------------
+
+
+def _sorted_literal(value: Any) -> list[Any]:
+    """``sorted(ast.literal_eval(value))``; raises as upstream does."""
+    import ast
+
+    if not isinstance(value, str):
+        raise ValueError(f"{value!r} is not text")
+    return sorted(ast.literal_eval(value))
+
+
+def a4bench_match(answer: Any, prediction: Any) -> bool | None:
+    """``AffordanceDataset.is_match``: the two literals hold the same items; None where
+    upstream raises (not a literal, not sortable)."""
+    try:
+        return _sorted_literal(answer) == _sorted_literal(prediction)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+
+
+def _grade_a4bench(frame: pl.DataFrame) -> GradeResult:
+    answers = frame[_need(frame, "answer", "a4bench")].to_list()
+    preds = frame[_need(frame, "prediction", "a4bench")].to_list()
+    matches = [a4bench_match(a, p) for a, p in zip(answers, preds)]
+    bad = next((i for i, m in enumerate(matches) if m is None), None)
+    ok = [m for m in matches if m is not None]
+    n = frame.height
+    stats: dict[str, Any] = {
+        "benchmark": "a4bench",
+        "variant": None,
+        "rows": n,
+        "tasks": len(ok),
+        "correct": float(sum(ok)),
+        "accuracy": sum(ok) / len(ok) if ok else None,
+        "reference_error": None if bad is None else f"row {bad + 2}: answer or prediction is not a sortable Python literal (upstream: is_match raises)",
+    }
+    report = pl.DataFrame({"Accuracy": [stats["accuracy"]]}, schema={"Accuracy": pl.Float64})
+    rows = frame.with_columns(
+        pl.Series("extracted", [p if isinstance(p, str) else None for p in preds], pl.String),
+        pl.Series("score", [None if m is None else float(m) for m in matches], pl.Float64),
+        pl.Series("status", ["error" if m is None else "ok" for m in matches], pl.String),
+        pl.Series("reason", ["sorted literals " + ("equal" if m else "differ") if m is not None else "not a sortable literal" for m in matches], pl.String),
+    )
+    return GradeResult(rows=rows, report=report, stats=stats)
