@@ -241,3 +241,21 @@ def test_lego_classic_era_matches_aca64dbb():
     classic = _grade("LEGO", "classic")
     _cells_equal(classic.report, _read_expected(EXPECTED / "m_LEGO_acc.aca64dbb.csv"))
     assert classic.stats["accuracy"] > _grade("LEGO", HEAD).stats["accuracy"]
+
+
+def test_concat_member_without_rows_and_foreign_rows():
+    frame = read_result_table(DATA / "m_MMMB.xlsx")
+    # Drop one member, and rename another's rows to a SUB_DATASET outside the set.
+    sub = frame.filter(pl.col("SUB_DATASET") != "MMMB_ar").with_columns(
+        pl.when(pl.col("SUB_DATASET") == "MMMB_tr").then(pl.lit("MMMB_xx")).otherwise(pl.col("SUB_DATASET")).alias("SUB_DATASET")
+    )
+    result = mcq_reports.grade(sub, concat="MMMB", variant=HEAD)
+    # No split column: an absent member is a 'none' row with a NaN Overall, as report_acc gives.
+    ar = result.report.filter(pl.col("DATASET") == "MMMB_ar")
+    assert ar.height == 1 and math.isnan(ar["Overall"][0])
+    assert "MMMB_xx" not in result.report["DATASET"].to_list()
+    foreign = result.rows.filter(pl.col("SUB_DATASET") == "MMMB_xx")
+    assert set(foreign["status"].to_list()) == {"not_counted"}
+    assert result.stats["tasks"] == sub.height - foreign.height
+    none = mcq_reports.grade(sub.with_columns(pl.lit("other").alias("SUB_DATASET")), concat="MMMB", variant=HEAD)
+    assert none.stats["tasks"] == 0 and none.report.height == 6

@@ -405,6 +405,7 @@ def grade(
     seed: int = 0,
     judge: mcq.Judge | None = None,
     log: bool = False,
+    **options: Any,
 ) -> GradeResult:
     """Grade an ``ImageMCQDataset`` result table with the dataset's own step.
 
@@ -417,7 +418,8 @@ def grade(
     ``matcher="lego"``: ``can_infer_lego`` (exact matching only). ``concat``: the name of a
     ``ConcatDataset`` (:data:`CONCAT_SETS`) whose file this is (``SUB_DATASET`` and
     ``original_index`` columns).
-    Rows, statuses and the judge are as in :func:`gaia_fast.scorers.vlm.mcq.grade`.
+    Rows, statuses and the judge are as in :func:`gaia_fast.scorers.vlm.mcq.grade`; other
+    keyword ``options`` go to it unchanged.
     """
     frame = _check_frame(frame)
     if report not in REPORTS:
@@ -427,7 +429,7 @@ def grade(
     if matcher not in (None, "lego"):
         raise ValueError(f"matcher must be None or 'lego', not {matcher!r}")
     if benchmark == "mmmu" and variant in (None, "2023-12"):
-        return mcq.grade(frame, benchmark="mmmu", variant=variant, seed=seed, judge=judge)
+        return mcq.grade(frame, benchmark="mmmu", variant=variant, seed=seed, judge=judge, **options)
     if benchmark == "mmmu":
         benchmark, preproc = "mcq", preproc or "mmmu"
     if benchmark not in ("mcq", "mcq-circular"):
@@ -438,7 +440,9 @@ def grade(
     if concat is not None:
         if concat not in CONCAT_SETS:
             raise ValueError(f"concat must be one of {', '.join(CONCAT_SETS)}, not {concat!r}")
-        return _grade_concat(frame, CONCAT_SETS[concat], benchmark=benchmark, report=report, preproc=preproc, matcher=matcher, variant=variant, seed=seed, judge=judge, log=log)
+        return _grade_concat(
+            frame, CONCAT_SETS[concat], benchmark=benchmark, report=report, preproc=preproc, matcher=matcher, variant=variant, seed=seed, judge=judge, log=log, **options
+        )
     if matcher == "lego" and judge is not None:
         raise ValueError("LEGO with a judge is not supported (its judge prompt and can_infer_lego on the reply are not ported); grade without a judge")
     stats_pre: dict[str, Any] = {}
@@ -456,7 +460,7 @@ def grade(
         source, rewritten = mmmu_preproc(source)
         stats_pre["mmmu_open_questions"] = rewritten
     inner = "acc" if report not in ("mmt",) else "mmt"
-    result = mcq.grade(source, benchmark=benchmark, variant=base, seed=seed, judge=judge, log=log, report=inner)
+    result = mcq.grade(source, benchmark=benchmark, variant=base, seed=seed, judge=judge, log=log, report=inner, **options)
     rows, stats = result.rows, {**result.stats, **stats_pre}
     report_table, error = result.report, None
     if matcher == "lego" and benchmark == "mcq":
@@ -501,7 +505,20 @@ def grade(
     return GradeResult(rows=rows, report=report_table, stats=stats)
 
 
-def _grade_concat(frame: pl.DataFrame, members: tuple[str, ...], *, benchmark: str, report: str, preproc: str | None, matcher: str | None, variant: str | None, seed: int, judge: mcq.Judge | None, log: bool) -> GradeResult:
+def _grade_concat(
+    frame: pl.DataFrame,
+    members: tuple[str, ...],
+    *,
+    benchmark: str,
+    report: str,
+    preproc: str | None,
+    matcher: str | None,
+    variant: str | None,
+    seed: int,
+    judge: mcq.Judge | None,
+    log: bool,
+    **options: Any,
+) -> GradeResult:
     """``ConcatDataset.evaluate``: the rows of each member (``SUB_DATASET``), in the set's
     order, graded as their own dataset with ``original_index`` as ``index``; the reports
     stacked with a ``DATASET`` column (pandas' column union, in order of appearance). A member
@@ -521,17 +538,17 @@ def _grade_concat(frame: pl.DataFrame, members: tuple[str, ...], *, benchmark: s
             continue
         rows_ix = part["_row"]
         member = part.drop("_row", "SUB_DATASET").drop([c for c in part.columns if c.lower() == "index"]).rename({"original_index": "index"})
-        res = grade(member, benchmark=benchmark, report=report, preproc=preproc, matcher=matcher, variant=variant, seed=seed, judge=judge, log=log)
+        res = grade(member, benchmark=benchmark, report=report, preproc=preproc, matcher=matcher, variant=variant, seed=seed, judge=judge, log=log, **options)
         added = [c for c in res.rows.columns if c not in member.columns]
         parts.append(res.rows.select(added).with_columns(rows_ix.alias("_row")))
         reports.append(res.report.with_columns(pl.lit(name).alias("DATASET")))
         per[name] = res.stats
-    scored = pl.concat(parts, how="diagonal").sort("_row")
+    scored = pl.concat(parts, how="diagonal").sort("_row") if parts else pl.DataFrame({"_row": pl.Series([], dtype=work["_row"].dtype)})
     rows = work.join(scored, on="_row", how="left").sort("_row").drop("_row")
     if "status" in rows.columns:
         rows = rows.with_columns(pl.col("status").fill_null("not_counted"))
     report_table = pl.concat(reports, how="diagonal") if reports else pl.DataFrame()
-    ok = rows.filter(pl.col("status") != "error") if "status" in rows.columns else rows.clear()
+    ok = rows.filter(~pl.col("status").is_in(["error", "not_counted"])) if "status" in rows.columns else rows.clear()
     first = next(iter(per.values()), {})
     stats: dict[str, Any] = {"variant": first.get("variant", variant), "sub_datasets": per, "rows": rows.height}
     errors = [f"{k}: {s['reference_error']}" for k, s in per.items() if s.get("reference_error")]
