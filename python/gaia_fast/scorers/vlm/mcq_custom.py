@@ -38,7 +38,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 
-__all__ = ["BENCHMARKS", "VARIANTS", "answer_colon", "extract_characters_regex", "grade_mme_realworld", "grade", "medq_letter", "option_letter", "visulogic_answer"]
+__all__ = ["BENCHMARKS", "VARIANTS", "answer_colon", "extract_characters_regex", "grade", "grade_mme_realworld", "medq_letter", "option_letter", "visulogic_answer"]
 
 BENCHMARKS = ("medqbench", "medqdeg", "visulogic", "puzzlevqa", "visualpuzzles", "mme-realworld", "a4bench")
 #: One rule each from its first day to head (None), except MME-RealWorld's eras.
@@ -134,13 +134,7 @@ def _last_boxed(text: str) -> str:
 def _lang(ans: str) -> str:
     ans = ans.replace("<|endoftext|>", "")
     for c in _VL_OPTIONS:
-        if (
-            ans.endswith(f" {c}.")
-            or ans.endswith(f" ({c}).")
-            or ans.startswith(f"{c}\n")
-            or ans.startswith(f"({c})\n")
-            or ans.startswith(f"({c}) {c}\n")
-        ):
+        if ans.endswith((f" {c}.", f" ({c}).")) or ans.startswith((f"{c}\n", f"({c})\n", f"({c}) {c}\n")):
             return c
     low = ans.lower()
     for flag in _LANG_FLAGS:
@@ -538,7 +532,7 @@ def _sorted_literal(value: Any) -> list[Any]:
     import ast
 
     if not isinstance(value, str):
-        raise ValueError(f"{value!r} is not text")
+        raise TypeError(f"{value!r} is not text")
     return sorted(ast.literal_eval(value))
 
 
