@@ -259,3 +259,19 @@ def test_concat_member_without_rows_and_foreign_rows():
     assert result.stats["tasks"] == sub.height - foreign.height
     none = mcq_reports.grade(sub.with_columns(pl.lit("other").alias("SUB_DATASET")), concat="MMMB", variant=HEAD)
     assert none.stats["tasks"] == 0 and none.report.height == 6
+
+
+def test_topviewrs_matches_vlmevalkit():
+    result = _grade("TopViewRS")
+    assert "log" not in result.rows.columns and "partial_match" in result.rows.columns
+    _cells_equal(result.report, _read_expected(EXPECTED / "m_TopViewRS_acc.csv"))
+
+
+def test_numpy_sum_is_numpys_pairwise_sum():
+    np = pytest.importorskip("numpy")
+    import random
+
+    rng = random.Random(5)
+    for n in [*range(40), 127, 128, 129, 255, 256, 1000, 4099]:
+        values = [rng.random() * rng.choice([1.0, 1e-3, 1e5]) for _ in range(n)]
+        assert mcq_reports.numpy_sum(values) == float(np.add.reduce(np.array(values, dtype=np.float64)))

@@ -355,6 +355,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="rules",
         ),
         Benchmark(
+            "topviewrs",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "report": "topviewrs"},
+            datasets=(r"TopViewRS",),
+            description="TopViewRS: the mcq flow, a partial match of the option its log names, report_acc with _PM columns",
+            variants=(("2025-09-02", "2025-08"), ("2026-06-17", "2026-06")),  # d3aa188e: TopViewRS added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
             "mcq-circular",
             "gaia_fast.scorers.vlm.mcq",
             {"benchmark": "mcq-circular"},

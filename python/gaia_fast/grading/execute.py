@@ -145,7 +145,7 @@ class _Reports:
 #: :func:`grade_many` sets; the others run their own default.
 CAN_INFER_BENCHMARKS = frozenset(
     {"mcq", "mmt-bench", "mcq-circular", "livexivvqa", "tdbench", "mmvp", "mmsci", "hrbench", "gmai-mmbench",
-     "cv-bench", "lego", "lego-circular", "mmmu-pro", "mmmu-pro-cot", "3dsrbench", "mmmb", "mtl-mmbench"}
+     "cv-bench", "lego", "lego-circular", "mmmu-pro", "mmmu-pro-cot", "3dsrbench", "mmmb", "mtl-mmbench", "topviewrs"}
 )
 
 

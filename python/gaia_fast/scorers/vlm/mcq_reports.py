@@ -36,11 +36,12 @@ import polars as pl
 
 from gaia_fast.scorers.vlm import GradeResult, mcq
 from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm.mcq_tables import MMB_ABBRS
 
 __all__ = ["PREPROCS", "REPORTS", "VARIANTS", "can_infer_sequence", "cot_postproc", "grade", "mmmu_preproc"]
 
 #: Report variants ``grade(report=...)`` accepts.
-REPORTS = ("acc", "mmt", "mmvp", "mmsci", "hrbench", "groups", "cvbench", "3dsr")
+REPORTS = ("acc", "mmt", "mmvp", "mmsci", "hrbench", "groups", "cvbench", "3dsr", "topviewrs")
 #: Row preprocessing ``grade(preproc=...)`` accepts.
 PREPROCS = (None, "mmmu", "mmmu-cot")
 _FLAGS = frozenset({"report_acc", "cot-2026-07"})
@@ -378,6 +379,124 @@ def report_3dsr(df: pl.DataFrame, source: pl.DataFrame) -> tuple[pl.DataFrame, s
     return pl.concat(tables, how="diagonal"), error
 
 
+def numpy_sum(values: list[float]) -> float:
+    """``np.add.reduce`` of a contiguous float64 array, as pandas' ``mean`` sums: the first
+    element, plus NumPy's pairwise sum of the rest (eight partial sums per block of at most
+    128, halves above that)."""
+
+    def pairwise(lo: int, n: int) -> float:
+        if n < 8:
+            res = 0.0
+            for i in range(lo, lo + n):
+                res += values[i]
+            return res
+        if n <= 128:
+            r = values[lo : lo + 8]
+            i = 8
+            while i < n - (n % 8):
+                for j in range(8):
+                    r[j] += values[lo + i + j]
+                i += 8
+            res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+            while i < n:
+                res += values[lo + i]
+                i += 1
+            return res
+        n2 = n // 2
+        n2 -= n2 % 8
+        return pairwise(lo, n2) + pairwise(lo + n2, n - n2)
+
+    if not values:
+        return 0.0
+    return pairwise(0, len(values))
+
+
+def _np_mean(values: list[float]) -> float:
+    return numpy_sum(values) / len(values) if values else math.nan
+
+
+def _topviewrs_letter(log: str | None) -> str | None:
+    """TopViewRS ``extract_letter``: the text between the first ``[`` and the first ``]``,
+    else the last word of the log once trailing dots and spaces are stripped."""
+    if not log:
+        return None
+    if "[" in log and "]" in log:
+        return log[log.index("[") + 1 : log.index("]")]
+    return log.rstrip(". ").split()[-1]
+
+
+def _row_get(fields: dict[str, Any], key: str | None) -> Any:
+    """``row.get(key, '')`` on upstream's row: an empty cell is NaN (truthy)."""
+    if key is None or key not in fields:
+        return ""
+    v = fields[key]
+    return math.nan if v is None else v
+
+
+def topviewrs_partial_match(rows: pl.DataFrame, source: pl.DataFrame) -> list[float | None]:
+    """TopViewRS ``partial_match_score`` per row: the word overlap of the option the log names
+    and the answer's option, ``|a & b| / max(|a|, |b|)``. The log's last word is looked up
+    among the row's fields as upstream does (a letter names an option; an empty option cell is
+    NaN there, which reads as the word ``nan``)."""
+    cols = mcq._column_map(source, lower=True)
+    values = {k: mcq._text(source[c]).to_list() for k, c in cols.items()}
+    answers = values.get("answer", [None] * source.height)
+    out: list[float | None] = []
+    for i, (log, hit, status) in enumerate(zip(rows["log"].to_list(), rows["score"].to_list(), rows["status"].to_list())):
+        if status == "error":
+            out.append(None)
+            continue
+        fields = {k: v[i] for k, v in values.items()}
+        fields.update(GT=answers[i], hit=None if hit is None else int(hit), log=log)
+
+        letter = _topviewrs_letter(log)
+        if not letter:
+            out.append(0.0)
+            continue
+        mine, right = _row_get(fields, letter), _row_get(fields, answers[i])
+        if not mine or not right:
+            out.append(0.0)
+            continue
+        a, b = set(str(mine).lower().split()), set(str(right).lower().split())
+        m = max(len(a), len(b))
+        out.append(len(a & b) / m if m else 0.0)
+    return out
+
+
+def report_topviewrs(df: pl.DataFrame) -> tuple[pl.DataFrame, str | None]:
+    """``report_topviewrs_acc``: ``report_acc``'s layout with a ``_PM`` column (the mean
+    partial match) after ``Overall`` and after each group value."""
+    if "split" in df.columns:
+        splits = sorted(set(df["split"].cast(pl.String).to_list()), key=lambda s: (s is None, s or ""))
+        sp = df["split"].cast(pl.String).to_list()
+    else:
+        splits, sp = ["none"], ["none"] * df.height
+    hits, pm = df["hit"].to_list(), df["partial_match"].to_list()
+    res: dict[str, list[float]] = {}
+
+    def cells(mask: list[bool]) -> tuple[list[float], list[float]]:
+        h = [_mean([x for x, m, s in zip(hits, mask, sp) if m and s == want]) for want in splits]
+        p = [_np_mean([x for x, m, s in zip(pm, mask, sp) if m and s == want]) for want in splits]
+        return h, p
+
+    res["Overall"], res["Overall_PM"] = cells([True] * df.height)
+    error = None
+    for group in ("l2-category", "category"):
+        if group not in df.columns:
+            continue
+        vals = [None if v is None else str(v) for v in df[group].to_list()]
+        names = set(vals)
+        if None in names:
+            error = "TypeError: '<' not supported between instances of 'str' and 'float'" if len(names) > 1 else "NaN category"
+            names.discard(None)
+        for ab in sorted(names):
+            name = MMB_ABBRS.get(ab, ab)
+            res[name], res[f"{name}_PM"] = cells([v == ab for v in vals])
+    table = {"split": pl.Series("split", splits, pl.String)}
+    table.update({c: pl.Series(c, v, pl.Float64) for c, v in res.items()})
+    return pl.DataFrame(list(table.values())), error
+
+
 # --------------------------------------------------------------------------------------
 # grade
 # --------------------------------------------------------------------------------------
@@ -460,7 +579,8 @@ def grade(
         source, rewritten = mmmu_preproc(source)
         stats_pre["mmmu_open_questions"] = rewritten
     inner = "acc" if report not in ("mmt",) else "mmt"
-    result = mcq.grade(source, benchmark=benchmark, variant=base, seed=seed, judge=judge, log=log, report=inner, **options)
+    keep_log = log or report == "topviewrs"  # its partial match reads the log text
+    result = mcq.grade(source, benchmark=benchmark, variant=base, seed=seed, judge=judge, log=keep_log, report=inner, **options)
     rows, stats = result.rows, {**result.stats, **stats_pre}
     report_table, error = result.report, None
     if matcher == "lego" and benchmark == "mcq":
@@ -496,6 +616,16 @@ def grade(
         split_c = _col(source, "split")
         if split_c is not None and (mcq._text(source[split_c]) == "2D").fill_null(False).all():
             report_table, error = report_cvbench_2d(_scored(rows, source, ("split", "source"), "CV-Bench report_accuracy"))
+    elif report == "topviewrs":
+        pm = topviewrs_partial_match(rows, source)
+        rows = rows.with_columns(pl.Series("partial_match", pm, pl.Float64))
+        groups = tuple(c for c in ("split", "l2-category", "category") if _col(source, c))
+        df = _scored(rows, source, groups, "report_topviewrs_acc").with_columns(
+            pl.Series("partial_match", [pm[i] for i in mcq._index_order(source, mcq._column_map(source, lower=True)).to_list() if rows["status"][i] != "error"], pl.Float64)
+        )
+        report_table, error = report_topviewrs(df)
+        if not log:
+            rows = rows.drop("log")
     elif report == "3dsr":
         df = _scored(rows, source, ("qid",) + tuple(c for c in ("split", "l2-category", "category") if _col(source, c)), "3DSRBench")
         report_table, error = report_3dsr(df, source)

@@ -20,7 +20,7 @@ def methods(path, cls):
                 if isinstance(f, ast.FunctionDef):
                     code = textwrap.dedent(ast.get_source_segment(src, f))
                     # drop decorators-free staticmethods fine; make relative imports absolute
-                    code = code.replace('from .utils.', 'from vlmeval.dataset.utils.').replace('from ..smp', 'from vlmeval.smp')
+                    code = code.replace('from .utils.', 'from vlmeval.dataset.utils.').replace('from ..smp', 'from vlmeval.smp').replace('from ..utils import', 'from vlmeval.utils import')
                     ns = dict(load=load, dump=dump, get_intermediate_file_path=get_intermediate_file_path, listinstr=listinstr,
                               string=string, pd=pd, np=np, cp=cp, osp=osp, os=os, warnings=warnings, shutil=shutil,
                               defaultdict=defaultdict, DEBUG_MESSAGE='', build_judge=_no_judge, print=lambda *a, **k: None)
