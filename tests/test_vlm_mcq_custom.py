@@ -195,3 +195,20 @@ def test_a4bench_free_text_is_the_reference_error():
     assert "row 4" in result.stats["reference_error"] and result.rows["status"][2] == "error"
     assert mcq_custom.a4bench_match("['B', 'A']", "('A', 'B')") is True
     assert mcq_custom.a4bench_match("['A', 1]", "['A', 1]") is None  # unsortable: upstream raises
+
+
+def test_omniearth_matches_vlmevalkit():
+    _, result = _grade("OmniEarth-Bench")
+    theirs = pl.read_csv(EXPECTED / "m_OmniEarth-Bench_acc.csv", infer_schema_length=0)
+    assert result.report.columns == theirs.columns
+    assert len(theirs.columns) > 9  # Overall macro sums more than 8 values: NumPy's pairwise order
+    assert [float(v) for v in theirs.row(0)] == list(result.report.row(0))
+    assert result.stats["reference_error"] is None
+
+
+@pytest.mark.parametrize(
+    ("text", "out"),
+    [("The answer is (B)", "B"), ("Based on the image, C", "ABCDEG"), ("none", ""), ("a c", ""), ("A C", "AC"), ("Best answer: D", "ABDE")],
+)
+def test_omniearth_letters(text, out):
+    assert mcq_custom.omniearth_letters(text) == out

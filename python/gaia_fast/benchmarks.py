@@ -364,6 +364,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="rules+judge-fallback",
         ),
         Benchmark(
+            "omniearth-bench",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "omniearth"},
+            datasets=(r"OmniEarth-Bench",),
+            description="OmniEarth-Bench: the set of letters A-G read equals the answer's; per-task accuracy, sphere macros, Overall macro and micro",
+            variants=(("2025-06-21", None),),  # 5f65b4af: OmniEarth-Bench added, its rule unchanged since
+            grading="rules",
+        ),
+        Benchmark(
             "mcq-circular",
             "gaia_fast.scorers.vlm.mcq",
             {"benchmark": "mcq-circular"},

@@ -1,5 +1,6 @@
 """``ImageMCQDataset`` subclasses with an evaluate of their own (not ``mcq_vanilla_eval``):
-MedQ-Bench MCQ, MedQ-DEG-Bench, VisuLogic, PuzzleVQA, VisualPuzzles, MME-RealWorld and A4Bench. Each reads a letter from the prediction with a
+MedQ-Bench MCQ, MedQ-DEG-Bench, VisuLogic, PuzzleVQA, VisualPuzzles, MME-RealWorld, A4Bench and
+OmniEarth-Bench. Each reads a letter from the prediction with a
 regex rule, compares it with the answer and writes its own report; no judge.
 
 * ``medqbench`` (``MedqbenchMCQDataset.evaluate``, ca9a644d 2025-10-13, unchanged to head):
@@ -21,6 +22,11 @@ regex rule, compares it with the answer and writes its own report; no judge.
   are Python list literals, a hit when their sorted forms are equal; ``Accuracy`` (one row).
   Upstream raises on any row that is not such a literal; here it is ``status="error"`` and
   ``stats["reference_error"]`` names it.
+* ``omniearth`` (``OmniEarthMCQBench.evaluate``, 5f65b4af 2025-06-21): its own
+  ``extract_characters_regex`` (letters ``A``-``G``, the set of letters read) equal to the set
+  of the answer's letters; one row: each ``category/l2/l3/l4`` task's accuracy (sorted),
+  ``Sphere macro: X`` per category, ``Overall macro`` (pandas' row mean of all of those, a
+  NumPy pairwise sum) and ``Overall micro``.
 * ``mme-realworld`` (``MMERealWorld.evaluate`` + ``get_dimension_rating``): see
   :func:`grade_mme_realworld` for its four eras; ``_rating.json``.
 
@@ -40,7 +46,7 @@ from gaia_fast.scorers.vlm import as_frame as _check_frame
 
 __all__ = ["BENCHMARKS", "VARIANTS", "answer_colon", "extract_characters_regex", "grade", "grade_mme_realworld", "medq_letter", "option_letter", "visulogic_answer"]
 
-BENCHMARKS = ("medqbench", "medqdeg", "visulogic", "puzzlevqa", "visualpuzzles", "mme-realworld", "a4bench")
+BENCHMARKS = ("medqbench", "medqdeg", "visulogic", "puzzlevqa", "visualpuzzles", "mme-realworld", "a4bench", "omniearth")
 #: One rule each from its first day to head (None), except MME-RealWorld's eras.
 VARIANTS = (None, "2024-09", "2025-09", "2025-10", "2026-06")
 VISULOGIC_CATEGORIES = (
@@ -246,6 +252,10 @@ def grade(frame: pl.DataFrame, *, benchmark: str, variant: str | None = None, se
         if judge is not None:
             raise ValueError("a4bench uses no judge (its reference has none)")
         return _grade_a4bench(frame)
+    if benchmark == "omniearth":
+        if judge is not None:
+            raise ValueError("omniearth uses no judge (its reference has none)")
+        return _grade_omniearth(frame)
     if judge is not None:
         raise ValueError(f"{benchmark} uses no judge (its reference has none)")
     preds = frame[_need(frame, "prediction", benchmark)].to_list()
@@ -568,4 +578,86 @@ def _grade_a4bench(frame: pl.DataFrame) -> GradeResult:
         pl.Series("status", ["error" if m is None else "ok" for m in matches], pl.String),
         pl.Series("reason", ["sorted literals " + ("equal" if m else "differ") if m is not None else "not a sortable literal" for m in matches], pl.String),
     )
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+# --------------------------------------------------------------------------------------
+# OmniEarth-Bench (OmniEarthMCQBench.evaluate)
+# --------------------------------------------------------------------------------------
+
+
+def omniearth_letters(s: str) -> str:
+    """``OmniEarthMCQBench.extract_characters_regex``: after removing its answer prefixes (two
+    pairs run together, as upstream has them), ``''`` when no uppercase ``A``-``G``; else the
+    letters in ``(x)``, or failing that every ``a``-``g`` / ``A``-``G`` of the text, uppercased,
+    as a set (returned sorted: only the set is compared)."""
+    s = s.strip()
+    for p in (
+        "The best answer is",
+        "The correct answer is",
+        "The answer is",
+        "The answer",
+        "The best option isThe correct option is",
+        "Best answer:Best option:",
+    ):
+        s = s.replace(p, "")
+    if not re.search("[ABCDEFG]", s):
+        return ""
+    found = re.findall(r"\(([a-gA-G])\)", s)
+    if not found:
+        found = re.findall(r"(?:^|\s)?([a-gA-G])(?:$|[\s,.])?", s)
+    if not found:
+        found = re.findall(r"[a-gA-G]", s)
+    return "".join(sorted({m.upper() for m in found}))
+
+
+def _grade_omniearth(frame: pl.DataFrame) -> GradeResult:
+    from gaia_fast.scorers.vlm.mcq_reports import numpy_sum
+
+    for c in ("prediction", "answer", "category", "l2-category", "l3-category", "l4-category"):
+        _need(frame, c, "omniearth")
+    preds = [_py_str(p) for p in frame["prediction"].to_list()]
+    answers = frame["answer"].to_list()
+    levels = [frame[c].to_list() for c in ("category", "l2-category", "l3-category", "l4-category")]
+    n = frame.height
+    stats_t: dict[str, list[int]] = {}
+    extracted, hits, status = [], [], []
+    error = None
+    for i in range(n):
+        task = "/".join(_py_str(lv[i]) for lv in levels)
+        cell = stats_t.setdefault(task, [0, 0])
+        cell[1] += 1
+        e = omniearth_letters(preds[i])
+        extracted.append(e)
+        a = answers[i]
+        if not isinstance(a, str):
+            error = error or f"row {i + 2}: answer {a!r} is not text (upstream: set() of it raises)"
+            hits.append(False)
+            status.append("error")
+            continue
+        h = set(e) == set(a)
+        hits.append(h)
+        status.append("ok")
+        cell[0] += int(h)
+    values: dict[str, float] = {t: c / tot for t, (c, tot) in sorted(stats_t.items())}
+    spheres: dict[str, list[float]] = {}
+    for t, acc in values.items():
+        spheres.setdefault(t.split("/")[0], []).append(acc)
+    row: dict[str, float] = dict(values)
+    for sphere, accs in spheres.items():
+        total = 0.0
+        for a in accs:  # Python's sum()
+            total += a
+        row[f"Sphere macro: {sphere}"] = total / len(accs)
+    row["Overall macro"] = numpy_sum(list(row.values())) / len(row) if row else math.nan
+    correct = sum(hits)
+    row["Overall micro"] = correct / n if n else math.nan
+    report = pl.DataFrame({k: [v] for k, v in row.items()}, schema={k: pl.Float64 for k in row})
+    rows = frame.with_columns(
+        pl.Series("extracted", extracted, pl.String),
+        pl.Series("score", [float(h) if st == "ok" else None for h, st in zip(hits, status)], pl.Float64),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", [f"letters read: {e!r}" for e in extracted], pl.String),
+    )
+    stats = {"benchmark": "omniearth", "variant": None, "rows": n, "tasks": n, "correct": float(correct), "accuracy": correct / n if n else None, "reference_error": error}
     return GradeResult(rows=rows, report=report, stats=stats)

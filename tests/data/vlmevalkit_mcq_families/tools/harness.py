@@ -25,7 +25,10 @@ def methods(path, cls):
                               string=string, pd=pd, np=np, cp=cp, osp=osp, os=os, warnings=warnings, shutil=shutil,
                               defaultdict=defaultdict, DEBUG_MESSAGE='', build_judge=_no_judge, print=lambda *a, **k: None)
                     exec(code, ns)
-                    out[f.name] = ns[f.name]
+                    fn = ns[f.name]
+                    if any(isinstance(d, ast.Name) and d.id == 'staticmethod' for d in f.decorator_list):
+                        fn = staticmethod(fn)
+                    out[f.name] = fn
     return out
 
 def _no_judge(**kw):
@@ -40,7 +43,7 @@ def make_self(cls, dataset_name, meta, path=IMCQ):
     m = methods(path, cls)
     s = Self(dataset_name=dataset_name, data=meta)
     for k, f in m.items():
-        setattr(s, k, types.MethodType(f, s))
+        setattr(s, k, f.__func__ if isinstance(f, staticmethod) else types.MethodType(f, s))
     return s
 
 def base_evaluate(dataset_name, eval_file, meta):
