@@ -161,8 +161,10 @@ def test_mme_realworld_eras():
     entry = benchmarks.get("mme-realworld")
     assert [entry.variant_on(d) for d in ("2024-09-11", "2025-09-12", "2025-10-29", "2026-06-17")] == ["2024-09", "2025-09", "2025-10", "2026-06"]
     frame = read_result_table(DATA / "m_MME-RealWorld.xlsx")
-    with pytest.raises(ValueError, match="target_instances"):
+    with pytest.raises(ValueError, match="raised on every file"):
         mcq_custom.grade(frame, benchmark="mme-realworld", variant="2025-09")
+    with pytest.raises(ValueError, match="raised on every file"):
+        mcq_custom.grade(frame.with_columns(pl.lit("[]").alias("target_instances")), benchmark="mme-realworld", variant="2025-09")
     # 2024-09: an index outside 0..n-1 makes upstream append a row and fail.
     shifted = frame.with_columns((pl.col("index").cast(pl.Int64) + 1000).alias("index"))
     assert "not a row label" in mcq_custom.grade(shifted, benchmark="mme-realworld", variant="2024-09").stats["reference_error"]

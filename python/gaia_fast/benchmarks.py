@@ -340,8 +340,8 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"MME-RealWorld(-CN|-Lite)?",),
             report="_rating.json",
             description="MME-RealWorld: extract_characters_regex (A-E) and get_dimension_rating (per task, subtask and category, Avg, Overall)",
-            # 5b288984 (2024-09-11): the rating; 9cc14cd0: <answer> tags and a target_instances
-            # read; 55fba747: that read dropped; 1445ec4f: the answer prefixes fixed.
+            # 5b288984 (2024-09-11): the rating; 9cc14cd0: an IoU step that raised on every file;
+            # 55fba747: it dropped, <answer> tags read; 1445ec4f: the answer prefixes fixed.
             variants=(("2024-09-11", "2024-09"), ("2025-09-12", "2025-09"), ("2025-10-29", "2025-10"), ("2026-06-17", "2026-06")),
             grading="rules",
         ),

@@ -427,18 +427,21 @@ def grade_mme_realworld(frame: pl.DataFrame, variant: str | None = None) -> Grad
 
     Variants: ``2024-09`` (5b288984: the score of the row whose ``index`` is ``i`` lands on
     the row at position ``i``, a label lookup; an ``index`` outside ``0..n-1`` appends a row
-    that makes the rating raise), ``2025-09`` (9cc14cd0: ``<answer>..</answer>`` read first,
-    uppercased; each row scored by the first row of its ``index``; also reads
-    ``target_instances`` and raises without it), ``2025-10`` (55fba747: the same without
-    ``target_instances``) and ``2026-06`` (1445ec4f: the prefix list fixed; head). ``report``
+    that makes the rating raise), ``2025-09`` (9cc14cd0: upstream raised on every file, so
+    this variant is an error naming why), ``2025-10`` (55fba747: ``<answer>..</answer>`` read
+    first, uppercased; each row scored by the first row of its ``index``) and ``2026-06`` (1445ec4f: the prefix list fixed; head). ``report``
     is the ``_rating.json`` object as one row of nested structs."""
     variant = "2026-06" if variant is None else variant
     if variant not in MME_RW_VARIANTS:
         raise ValueError(f"unknown MME-RealWorld variant {variant!r}; expected one of {', '.join(MME_RW_VARIANTS)}")
     for c in ("index", "answer", "prediction", "category", "l2-category"):
         _need(frame, c, "MME-RealWorld")
-    if variant == "2025-09" and "target_instances" not in frame.columns:
-        raise ValueError("MME-RealWorld: VLMEvalKit's evaluate from 9cc14cd0 to 55fba747 (2025-09-12 .. 2025-10-28) reads a 'target_instances' column this file lacks (KeyError upstream)")
+    if variant == "2025-09":
+        raise ValueError(
+            "MME-RealWorld: VLMEvalKit's evaluate from 9cc14cd0 to 55fba747 (2025-09-12 .. 2025-10-28) raised on every "
+            "file: it reads a 'target_instances' column (KeyError without it) and calls evaluate_box_iou, defined "
+            "without self or @staticmethod, as a method (TypeError); there is no report to reproduce"
+        )
     n = frame.height
     idx, ans, pred = frame["index"].to_list(), frame["answer"].to_list(), frame["prediction"].to_list()
     first: dict[Any, int] = {}
