@@ -61,8 +61,8 @@ def grade_vlm(job: Job, options: dict[str, Any], out_console: Console, err: Cons
     out, acc, as_json, as_of = options.get("out"), options.get("acc"), options.get("as_json", False), options.get("as_of")
     judge_model, save_judge_responses = options.get("judge_model"), options.get("save_judge_responses")
     for path, flag in ((out, "--out"), (acc, "--acc")):
-        # A report may also be a JSON object (VLMEvalKit's _score.json).
-        if path is not None and not (flag == "--acc" and path.suffix.lower() == ".json"):
+        # A report may also be a JSON object (VLMEvalKit's _score.json) or TSV (_results.tsv).
+        if path is not None and not (flag == "--acc" and path.suffix.lower() in (".json", ".tsv")):
             try:
                 table_format(path)
             except ValueError as e:

@@ -50,7 +50,10 @@ log = logging.getLogger(__name__)
 
 #: Benchmarks whose ``variant`` is the ``can_infer`` version, the one ``variant=`` of a run
 #: of several archives sets; the others run their own default.
-CAN_INFER_BENCHMARKS = frozenset({"mcq", "mmt-bench", "mcq-circular", "livexivvqa"})
+CAN_INFER_BENCHMARKS = frozenset(
+    {"mcq", "mmt-bench", "mcq-circular", "livexivvqa", "tdbench", "mmvp", "mmsci", "hrbench", "gmai-mmbench",
+     "cv-bench", "lego", "lego-circular", "mmmu-pro", "mmmu-pro-cot", "3dsrbench", "mmmb", "mtl-mmbench", "topviewrs"}
+)
 
 #: Suffix of the scored tables written under ``out_dir`` (a folder search lists such
 #: files as outputs, see :data:`gaia_fast.benchmarks.NON_RESULT`).
