@@ -107,11 +107,11 @@ def test_out_for_vlm_archives_equals_single_calls(run, tmp_path):
     shutil.copytree(TREE, tree)
     (tree / "llava").mkdir()
     shutil.copy(TREE / "vila_8b" / "vila_8b_MMStar.xlsx", tree / "llava" / "llava_MMStar.xlsx")
-    pl.DataFrame({"index": ["0"], "question": ["Is it red?"], "answer": ["Yes"], "prediction": ["Yes"]}).write_excel(tree / "llava" / "llava_AMBER.xlsx")
+    pl.DataFrame({"index": ["0"], "question": ["Is it red?"], "answer": ["Yes"], "prediction": ["Yes"]}).write_excel(tree / "llava" / "llava_MMVet.xlsx")
     r = run(tree, "--out", tmp_path / "scored", "--report-dir", tmp_path / "rep", "--json")
     assert r.exit_code == 0, r.output
     records = [a for a in json.loads(r.stdout)["archives"] if a["status"] == "ok"]
-    # every result file of a known dataset (the tree's, and llava's MMStar; AMBER has no flow)
+    # every result file of a known dataset (the tree's, and llava's MMStar; MMVet has no flow)
     assert len(records) == sum(1 for p in tree.rglob("*.xlsx") if detect(p)) >= 11
     for a in records:
         src = Path(a["path"])

@@ -185,6 +185,26 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="HallusionBench: YOrN_Extraction (--variant, default classic) and Hallusion_rating (aAcc, fAcc, qAcc per category)",
             variants=_YORN_DATES,
         ),
+        # --- families branch (issue 22 step 2): yes/no, open VQA, PHYSICS, OlympiadBench ---
+        Benchmark(
+            "amber",
+            "gaia_fast.scorers.vlm.yorn",
+            {"benchmark": "amber"},
+            datasets=(r"AMBER",),
+            report="_score.csv",
+            description="AMBER: YOrN_Extraction (--variant, default classic), answers compared ignoring case, AMBER_rating (Attribute, Existence, Relation, Avg ACC)",
+            variants=(("2024-09-20", "classic"), ("2025-05-13", "2025-05")),  # d358b42c: AMBER added; rating unchanged since
+        ),
+        Benchmark(
+            "vsr",
+            "gaia_fast.scorers.vlm.yorn",
+            {"benchmark": "vsr"},
+            datasets=(r"VSR-zeroshot",),
+            report="_score.csv",
+            description="VSR (zero-shot): YOrN_Extraction and VSR_rating (precision, recall, acc in percent; f1_score as a fraction)",
+            variants=(("2025-07-20", "2025-05"),),  # 551c662a: VSR-zeroshot added, after 928a95b0's period rule
+        ),
+        # --- end families branch ---
         Benchmark(
             "textvqa",
             "gaia_fast.scorers.vlm.vqa",
@@ -278,7 +298,6 @@ BENCHMARKS: dict[str, Benchmark] = {
 
 #: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
 UNSUPPORTED: dict[str, str] = {
-    r"AMBER|VSR-zeroshot": "yes/no questions (Y/N flow)",
     r"OCRBench_v2(_MINI)?": "OCRBench v2 (its own evaluation)",
     r"MathVista_MINI|MathVision(_MINI)?|MathVerse_MINI.*|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",
     r"MMVet|LLaVABench|MMVP|MMSci_DEV_MCQ": "judge-scored or special report",

@@ -1,0 +1,104 @@
+"""VLMEvalKit families added for issue 22 (step 2): each small archive in
+``tests/data/vlmevalkit_families/`` was graded by VLMEvalKit's own ``evaluate`` (the commit
+and functions are in that folder's README); here gaia-fast grades the same file and every
+cell of its report must equal the reference's."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from gaia_fast import benchmarks
+from gaia_fast.io.vlm import read_result_table
+
+DATA = Path(__file__).parent / "data" / "vlmevalkit_families"
+
+
+def _same(x: object, y: object, where: object) -> None:
+    """One cell: numbers equal exactly (NaN equals NaN), other values as text."""
+    try:
+        fx, fy = float(x), float(y)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        assert str(x) == str(y), where
+        return
+    assert (math.isnan(fx) and math.isnan(fy)) or fx == fy, (where, x, y)
+
+
+def assert_csv_report(ours: pl.DataFrame, expected: Path, key: str | None = None) -> int:
+    """Every cell of the reference's CSV report; rows matched on ``key`` when the reference
+    lists them in ``set`` order. Returns how many cells were compared."""
+    theirs = pl.read_csv(expected, infer_schema_length=0)
+    assert ours.columns == theirs.columns
+    assert ours.height == theirs.height
+    mine = {str(r[key]): r for r in ours.iter_rows(named=True)} if key else None
+    n = 0
+    for i, row in enumerate(theirs.iter_rows(named=True)):
+        got = mine[row[key]] if mine is not None else ours.row(i, named=True)
+        for c in theirs.columns:
+            _same(got[c], row[c], (expected.name, i, c))
+            n += 1
+    return n
+
+
+def assert_json_report(ours: dict, expected: Path) -> int:
+    theirs = json.loads(expected.read_text(encoding="utf-8"))
+    assert list(ours) == list(theirs)
+    for k in theirs:
+        _same(ours[k], theirs[k], (expected.name, k))
+    return len(theirs)
+
+
+# --------------------------------------------------------------------------------------
+# Yes / no: AMBER, VSR-zeroshot
+# --------------------------------------------------------------------------------------
+
+YORN = DATA / "yorn"
+
+
+@pytest.mark.parametrize(("dataset", "benchmark", "cells"), [("AMBER", "amber", 6), ("VSR-zeroshot", "vsr", 4)])
+@pytest.mark.parametrize("variant", ["classic", "2025-05"])
+def test_yorn_report_and_rows(dataset, benchmark, cells, variant):
+    from gaia_fast.scorers.vlm import yorn
+
+    path = YORN / f"m_{dataset}.xlsx"
+    found = benchmarks.detect(path)
+    assert found is not None and found.benchmark.name == benchmark and found.dataset == dataset
+    frame = read_result_table(path)
+    result = yorn.grade(frame, variant=variant, **found.benchmark.options)
+    assert assert_csv_report(result.report, YORN / f"m_{dataset}{found.benchmark.report}") == cells
+    aux = pl.read_excel(YORN / f"m_{dataset}_auxmatch.xlsx", infer_schema_length=0)
+    assert result.rows["extracted"].to_list() == aux["extracted"].to_list()
+    assert [("true" if s == 1.0 else "false") for s in result.rows["score"].to_list()] == aux["score"].to_list()
+    assert result.rows.height == frame.height
+
+
+def test_amber_compares_answers_ignoring_case_and_vsr_does_not():
+    from gaia_fast.scorers.vlm import yorn
+
+    frame = pl.DataFrame(
+        {
+            "index": [1, 2, 3],
+            "answer": ["yes", "Yes", "NO"],
+            "prediction": ["Yes", "yes", "no"],
+            "category": ["discriminative-relation", "relation", "other"],
+            "image_path": ["a", "a", "b"],
+        }
+    )
+    amber = yorn.grade(frame, benchmark="amber")
+    assert amber.rows["score"].to_list() == [1.0, 1.0, 1.0]
+    assert amber.report.columns == ["Relation", "other", "Avg ACC"]
+    vsr = yorn.grade(frame, benchmark="vsr")
+    assert vsr.rows["score"].to_list() == [0.0, 1.0, 0.0]
+    # Only the exact "Yes" answer is a positive: 1 true and 1 false positive; f1 unscaled.
+    assert vsr.report.row(0) == (50.0, 100.0, (1 / 3) * 100, 2 * 0.5 / 1.5)
+
+
+def test_amber_needs_category_and_image_path():
+    from gaia_fast.scorers.vlm import yorn
+
+    with pytest.raises(ValueError, match="image_path"):
+        yorn.grade(pl.DataFrame({"prediction": ["yes"], "answer": ["yes"], "category": ["x"]}), benchmark="amber")
