@@ -102,3 +102,82 @@ def test_amber_needs_category_and_image_path():
 
     with pytest.raises(ValueError, match="image_path"):
         yorn.grade(pl.DataFrame({"prediction": ["yes"], "answer": ["yes"], "category": ["x"]}), benchmark="amber")
+
+
+# --------------------------------------------------------------------------------------
+# PHYSICS: the eight Physics_yale names
+# --------------------------------------------------------------------------------------
+
+PHYSICS = DATA / "physics"
+PHYSICS_NAMES = (
+    "atomic_dataset", "electro_dataset", "mechanics_dataset", "optics_dataset", "quantum_dataset",
+    "statistics_dataset", "Physics", "Physics_blankim",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", PHYSICS_NAMES)
+def test_physics_names_map_to_the_physics_flow(name):
+    found = benchmarks.detect(f"outputs/m/m_{name}.xlsx")
+    assert found is not None and (found.benchmark.name, found.dataset) == ("atomic", name)
+    assert found.benchmark.module == "gaia_fast.scorers.vlm.physics"
+
+
+def _false_judge(prompt: str) -> str:
+    """The reference run's judge: every reply is "False" (only SymPy and exact matches score)."""
+    return "False"
+
+
+@pytest.mark.parametrize(
+    ("dataset", "variant", "expected"),
+    [
+        ("electro_dataset", "head", "m_electro_dataset_gpt-4o-mini_score.csv"),
+        ("Physics", "head", "m_Physics_gpt-4o-mini_score.csv"),
+        ("electro_dataset", "8f07d6cf", "m_electro_dataset_gpt-4o-mini_score_8f07d6cf.csv"),
+    ],
+)
+def test_physics_report_equals_the_reference(dataset, variant, expected):
+    from gaia_fast.scorers.vlm import physics
+
+    found = benchmarks.detect(PHYSICS / f"m_{dataset}.xlsx")
+    assert found is not None and found.benchmark.name == "atomic"
+    assert found.benchmark.variant_on("2025-05-01" if variant == "8f07d6cf" else "2026-08-18") == variant
+    result = physics.grade(read_result_table(PHYSICS / f"m_{dataset}.xlsx"), variant=variant, judge=_false_judge)
+    assert assert_csv_report(result.report, PHYSICS / expected) == 7 * 4
+    if variant == "head":
+        judged = pl.read_excel(PHYSICS / "m_electro_dataset_gpt-4o-mini.xlsx")
+        assert result.rows["score"].to_list() == judged["res"].cast(pl.Float64).to_list()
+
+
+# --------------------------------------------------------------------------------------
+# OlympiadBench, OlympiadBench_EN, OlympiadBench_CN
+# --------------------------------------------------------------------------------------
+
+OLYMPIAD = DATA / "olympiad"
+
+
+@pytest.mark.parametrize("name", ["OlympiadBench", "OlympiadBench_EN", "OlympiadBench_CN"])
+def test_olympiad_names_map_to_the_olympiad_flow(name):
+    found = benchmarks.detect(f"m_{name}.xlsx")
+    assert found is not None and (found.benchmark.name, found.dataset) == ("olympiadbench", name)
+
+
+def test_olympiad_rows_and_report_equal_the_reference():
+    from gaia_fast.scorers.vlm import olympiad
+
+    result = olympiad.grade(read_result_table(OLYMPIAD / "m_OlympiadBench.xlsx"), variant="vlmevalkit")
+    judged = pl.read_excel(OLYMPIAD / "m_OlympiadBench_judge_result.xlsx", infer_schema_length=0)
+    assert result.rows["score"].to_list() == [s == "true" for s in judged["score"].to_list()]
+    assert assert_csv_report(result.report, OLYMPIAD / "m_OlympiadBench_score_result.csv") == 17
+    assert result.stats.get("report_error") is None
+
+
+def test_olympiad_en_alone_raises_in_the_reference_report():
+    """An English-only file (OlympiadBench_EN): the reference scores the rows, then divides
+    by zero for the first Chinese source; the rows agree and the crash is reported."""
+    from gaia_fast.scorers.vlm import olympiad
+
+    result = olympiad.grade(read_result_table(OLYMPIAD / "m_OlympiadBench_EN.xlsx"), variant="vlmevalkit")
+    judged = pl.read_excel(OLYMPIAD / "m_OlympiadBench_EN_judge_result.xlsx", infer_schema_length=0)
+    assert result.rows["score"].to_list() == [s == "true" for s in judged["score"].to_list()]
+    assert "ZeroDivisionError" in result.stats["report_error"]
+    assert result.report["OE_MM_maths_zh_CEE"][0] is None

@@ -281,8 +281,14 @@ BENCHMARKS: dict[str, Benchmark] = {
         Benchmark(
             "atomic",
             "gaia_fast.scorers.vlm.physics",
-            datasets=(r"(atomic_dataset|Physics_yale|PHYSICS).*",),
-            description="PHYSICS (atomic_dataset): boxed answers, SymPy equivalence, optional judge",
+            # The eight Physics_yale names share one evaluate (no branch on the name): the six
+            # subject sets from 8f07d6cf, Physics from 5b395d4e, Physics_blankim from d35dd654.
+            datasets=(
+                r"(atomic_dataset|Physics_yale|PHYSICS).*",
+                r"(electro|mechanics|optics|quantum|statistics)_dataset",
+                r"Physics(_blankim)?",
+            ),
+            description="PHYSICS (atomic, electro, mechanics, optics, quantum, statistics _dataset; Physics, Physics_blankim): boxed answers, SymPy equivalence, optional judge",
             variants=(("2025-04-18", "8f07d6cf"), ("2025-12-25", "a039b677"), ("2026-03-19", "head")),
         ),
         Benchmark(
