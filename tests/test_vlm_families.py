@@ -181,3 +181,94 @@ def test_olympiad_en_alone_raises_in_the_reference_report():
     assert result.rows["score"].to_list() == [s == "true" for s in judged["score"].to_list()]
     assert "ZeroDivisionError" in result.stats["report_error"]
     assert result.report["OE_MM_maths_zh_CEE"][0] is None
+
+
+# --------------------------------------------------------------------------------------
+# How pandas types a column (what str(x) gives upstream)
+# --------------------------------------------------------------------------------------
+
+
+def test_pandas_view_of_columns_equals_pandas():
+    from gaia_fast.scorers.vlm._pandas import pandas_str
+
+    frame = pl.read_excel(DATA / "pandas" / "pandas_view.xlsx", infer_schema_length=0)
+    expected = json.loads((DATA / "pandas" / "pandas_view_expected.json").read_text())
+    assert list(expected) == frame.columns
+    for c in frame.columns:
+        assert pandas_str(frame[c]).to_list() == expected[c], c
+
+
+# --------------------------------------------------------------------------------------
+# VQA-shaped datasets: CountBenchQA, ZEROBench, TallyQA, MTVQA, ERQA, VizWiz, PlotQA
+# --------------------------------------------------------------------------------------
+
+VQA = DATA / "vqa"
+
+# (result file, benchmark, the day whose variant applies, expected report, rows file)
+VQA_CASES = [
+    ("m_CountBenchQA.xlsx", "countbenchqa", "2026-08-18", "m_CountBenchQA_acc.csv", "m_CountBenchQA_rows.json"),
+    ("numeric/m_CountBenchQA.xlsx", "countbenchqa", "2026-08-18", "numeric/m_CountBenchQA_acc.csv", None),
+    ("v2025_05/m_CountBenchQA.xlsx", "countbenchqa", "2025-06-01", "v2025_05/m_CountBenchQA_returned.json", None),
+    ("m_ZEROBench.xlsx", "zerobench", "2026-08-18", "m_ZEROBench_returned.json", "m_ZEROBench_rows.json"),
+    ("m_ZEROBench_sub.xlsx", "zerobench", "2025-06-05", "m_ZEROBench_sub_returned.json", "m_ZEROBench_sub_rows.json"),
+    ("m_TallyQA.xlsx", "tallyqa", "2026-08-18", "m_TallyQA_acc.csv", "m_TallyQA_rows.json"),
+    ("numeric/m_TallyQA.xlsx", "tallyqa", "2025-06-07", "numeric/m_TallyQA_acc.csv", "numeric/m_TallyQA_rows.json"),
+    ("m_MTVQA_TEST.xlsx", "mtvqa", "2026-08-18", "m_MTVQA_TEST_acc.json", "m_MTVQA_TEST_rows.json"),
+    ("m_ERQA.xlsx", "erqa", "2026-08-18", "m_ERQA_acc.csv", None),
+    ("m_VizWiz.xlsx", "vizwiz", "2024-11-25", "m_VizWiz_acc.csv", "m_VizWiz_rows.json"),
+    ("m_VizWiz.xlsx", "vizwiz", "2026-08-18", "m_VizWiz_acc.csv", "m_VizWiz_rows.json"),
+    ("m_PlotQA.xlsx", "plotqa", "2026-08-18", "m_PlotQA_acc.csv", None),
+]
+
+
+@pytest.mark.parametrize(("name", "benchmark", "day", "report", "rows"), VQA_CASES)
+def test_vqa_family_report_and_rows(name, benchmark, day, report, rows):
+    import importlib
+
+    path = VQA / name
+    found = benchmarks.detect(path)
+    assert found is not None and found.benchmark.name == benchmark
+    entry = found.benchmark
+    module = importlib.import_module(entry.module)
+    result = module.grade(read_result_table(path), variant=entry.variant_on(day), **entry.options)
+    expected = VQA / report
+    if expected.suffix == ".json":
+        assert assert_json_report(result.report.row(0, named=True), expected) >= 1
+    else:
+        assert assert_csv_report(result.report, expected) >= 1
+    if rows is not None:
+        theirs = [float(x) for x in json.loads((VQA / rows).read_text())]
+        if max(theirs, default=0) > 1:  # per-row runs that report percent
+            theirs = [x / 100 for x in theirs]
+        assert result.rows["score"].to_list() == theirs
+    assert result.rows.height == read_result_table(path).height
+
+
+def test_erqa_and_plotqa_rows_equal_the_reference_side_files():
+    from gaia_fast.scorers.vlm import vqa, vqa_rules
+
+    erqa = vqa_rules.grade(read_result_table(VQA / "m_ERQA.xlsx"), benchmark="erqa")
+    detail = pl.read_excel(VQA / "m_ERQA_detail.xlsx", infer_schema_length=0)
+    assert erqa.rows["score"].to_list() == [float(x) for x in detail["correct"].to_list()]
+    assert erqa.rows["extracted"].to_list() == [("nan" if x is None else x) for x in detail["prediction"].to_list()]
+    plot = vqa.grade(read_result_table(VQA / "m_PlotQA.xlsx"), benchmark="plotqa", variant="2025-09")
+    matches = pl.read_excel(VQA / "m_PlotQA_results.xlsx", infer_schema_length=0)["eval_match"].to_list()
+    assert plot.rows["score"].to_list() == [1.0 if m == "[True]" else 0.0 for m in matches]
+
+
+def test_vqa_rules_edge_cases():
+    from gaia_fast.scorers.vlm import vqa_rules
+
+    assert vqa_rules.tally_count("Eleven apples and 3 pears") == 11  # leftmost, digits or words
+    assert vqa_rules.tally_count("1e3") is None and vqa_rules.tally_count("twentyone") is None
+    assert vqa_rules.tally_count(20.7) is None and vqa_rules.tally_count(2.5) == 2 and vqa_rules.tally_count(True) == 1
+    zero = vqa_rules.grade(pl.DataFrame({"answers": ["42", "x"], "prediction": ["{4\n2} {42}", "none"]}), benchmark="zerobench")
+    assert zero.rows["extracted"].to_list() == ["42", ""] and zero.rows["score"].to_list() == [1.0, 0.0]
+    bad = vqa_rules.grade(
+        pl.DataFrame({"answer": ["a"], "category": ["x"], "split": ["val"], "prediction": ["a"]}), benchmark="mtvqa"
+    )
+    assert "AssertionError" in bad.stats["reference_error"] and bad.report.row(0) == (None, None)
+    with pytest.raises(ValueError, match="answers"):
+        vqa_rules.grade(pl.DataFrame({"answer": ["3"], "prediction": ["3"]}), benchmark="countbenchqa", variant="2025-05")
+    tally = vqa_rules.grade(pl.DataFrame({"answer": ["3", ""], "prediction": ["3", "4"]}), benchmark="tallyqa")
+    assert "astype(int)" in tally.stats["reference_error"] and tally.report["TallyQA"][0] is None

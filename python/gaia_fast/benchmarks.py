@@ -204,6 +204,66 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="VSR (zero-shot): YOrN_Extraction and VSR_rating (precision, recall, acc in percent; f1_score as a fraction)",
             variants=(("2025-07-20", "2025-05"),),  # 551c662a: VSR-zeroshot added, after 928a95b0's period rule
         ),
+        Benchmark(
+            "vizwiz",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "vizwiz"},
+            datasets=(r"VizWiz",),
+            description="VizWiz: TextVQA's process_answer and VQA accuracy over the answers column (--variant, default classic), Overall",
+            variants=(("2024-11-25", "classic"), *_VQA_LATER),  # de267d1c: VizWiz added
+        ),
+        Benchmark(
+            "plotqa",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "plotqa"},
+            datasets=(r"PlotQA",),
+            description="PlotQA: ChartQA's relaxed accuracy (5 %, head's argument order), Overall",
+            # db3787da (2026-02-23) added PlotQA but its evaluate raised NameError (no
+            # functools.partial import) until 401916c0 (2026-03-25).
+            variants=(("2026-03-25", "2025-09"),),
+        ),
+        Benchmark(
+            "countbenchqa",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "countbenchqa"},
+            datasets=(r"CountBenchQA",),
+            description="CountBenchQA: the answer as a substring of the prediction, accuracy in percent",
+            # 26cb557c: the answers column, a fraction returned (no file); 9cc14cd0: answer, percent, _acc.csv
+            variants=(("2025-05-27", "2025-05"), ("2025-09-12", "2025-09")),
+        ),
+        Benchmark(
+            "zerobench",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "zerobench"},
+            datasets=(r"ZEROBench(_sub)?",),
+            description="ZEROBench: the answer inside the last {...} of the prediction (lowercased); upstream returns the accuracy and writes no file",
+            variants=(("2025-06-05", None),),  # 5361499f: ZEROBench added, unchanged since
+        ),
+        Benchmark(
+            "tallyqa",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "tallyqa"},
+            datasets=(r"TallyQA",),
+            description="TallyQA: extract_count_from_prediction (0-20, digits or words) equal to the answer, accuracy as a fraction",
+            variants=(("2025-06-07", None),),  # f7a9433a: TallyQA added, unchanged since
+        ),
+        Benchmark(
+            "mtvqa",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "mtvqa"},
+            datasets=(r"MTVQA_TEST",),
+            report="_acc.json",
+            description="MTVQA: the answer as a substring of the prediction (stripped, lowercased, periods removed), per language and Average",
+            variants=(("2024-07-22", None),),  # abaa7e06: MT-VQA added, unchanged since
+        ),
+        Benchmark(
+            "erqa",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "erqa"},
+            datasets=(r"ERQA",),
+            description="ERQA: exact match after strip and lower, Overall and per category",
+            variants=(("2026-03-04", None),),  # 8a904f51: ERQA added
+        ),
         # --- end families branch ---
         Benchmark(
             "textvqa",

@@ -26,3 +26,8 @@ else:
 kwargs = dict(x.split('=', 1) for x in rest)
 res = obj.evaluate(path, **kwargs)
 print(res)
+if isinstance(res, dict):
+    # What evaluate returned (some datasets write no report file): json, as run.py logs it.
+    import json
+    with open(path.rsplit('.', 1)[0] + '_returned.json', 'w') as f:
+        json.dump({k: float(v) for k, v in res.items()}, f, indent=4)

@@ -1,0 +1,274 @@
+"""Short-answer datasets with a one-line rule of their own (VLMEvalKit classes with their own
+``evaluate``): CountBenchQA, ZEROBench, TallyQA, MTVQA and ERQA, laid out as extract → score
+→ aggregate.
+
+Reference: open-compass/VLMEvalKit ``vlmeval/dataset/image_vqa.py`` (``CountBenchQA``,
+``ZEROBench``, ``TallyQA``, ``MTVQADataset``), ``vlmeval/dataset/utils/tallyqa.py`` and
+``vlmeval/dataset/erqa.py``. Each reads the result table as pandas does (see
+:mod:`gaia_fast.scorers.vlm._pandas`: ``str()`` of a number column is ``"3"`` or ``"3.0"``
+as pandas typed it) and, by dataset:
+
+* CountBenchQA: a row is right when ``str(answer)`` is a substring of ``str(prediction)``.
+  Report ``{"accuracy": percent}`` (``_acc.csv``). Variant ``2025-05`` (26cb557c,
+  2025-05-27 … 2025-09-11): the ``answers`` column, a fraction, and no report file (the
+  returned dict).
+* ZEROBench (and ZEROBench_sub): the last ``{…}`` (one line, shortest) of the stripped,
+  lowercased prediction must contain the stripped, lowercased ``answers`` cell; no braces
+  read as ``""``. Upstream writes no report (it returns ``{"accuracy": fraction}``); that
+  dict is the report here.
+* TallyQA: ``extract_count_from_prediction``: a number cell from 0 to 20 is itself
+  (``int()``), a text's first digit-number 0–20 or number word ``zero``…``twenty`` (as
+  whole words, lowercased); equal to ``int(answer)``. Report ``{"TallyQA": fraction}``.
+* MTVQA: stripped, lowercased, every ``.`` removed, the answer a substring of the
+  prediction. Report ``_acc.json``: per category (first-seen order, ``Average`` after the
+  first), percent.
+* ERQA: the stripped, lowercased prediction equals the stripped, lowercased answer. Report
+  ``Category``/``Accuracy (%)``/``Samples``: ``Overall``, then each category sorted.
+
+Everything is column-at-a-time Polars (the text steps follow Python's ``strip`` and
+``lower``); no judge is involved anywhere.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import polars as pl
+
+from gaia_fast import _native
+from gaia_fast.scorers.vlm import GradeResult
+from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm._pandas import pandas_column, pandas_str, py_lower, py_strip
+
+__all__ = ["BENCHMARKS", "TALLY_WORDS", "grade", "tally_count"]
+
+#: ``grade(benchmark=...)`` names -> their variants (the first is the default).
+BENCHMARKS: dict[str, tuple[str | None, ...]] = {
+    "countbenchqa": ("2025-09", "2025-05"),
+    "zerobench": (None,),
+    "tallyqa": (None,),
+    "mtvqa": (None,),
+    "erqa": (None,),
+}
+
+#: TallyQA's number words.
+TALLY_WORDS = {
+    w: i
+    for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+        "sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+_TALLY = r"(\b([0-9]|1[0-9]|20)\b|\b(" + "|".join(TALLY_WORDS) + r")\b)"
+
+
+def _require(frame: pl.DataFrame, name: str, bench: str) -> None:
+    if name not in frame.columns:
+        raise ValueError(f"{bench}: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+
+
+def _norm(series: pl.Series) -> pl.Series:
+    """``x.strip().lower()`` as Python does it."""
+    return py_lower(series.to_frame().select(py_strip(pl.first()))[:, 0])
+
+
+def _one_row(values: dict[str, Any]) -> pl.DataFrame:
+    return pl.DataFrame({c: [v] for c, v in values.items()}, schema={c: pl.Float64 for c in values})
+
+
+# --------------------------------------------------------------------------------------
+# Per-dataset rules: each returns (hit 0/1 per row, extracted text per row, rule per row)
+# --------------------------------------------------------------------------------------
+
+
+def _countbench(frame: pl.DataFrame, answers: str) -> tuple[pl.Series, pl.Series, pl.Series]:
+    pred = pandas_str(frame["prediction"])
+    ans = pandas_str(frame[answers])
+    hit = pl.DataFrame({"p": pred, "a": ans}).select(pl.col("p").str.contains(pl.col("a"), literal=True))[:, 0]
+    return hit, pred, pl.Series(["in" if h else "not_in" for h in hit.to_list()], dtype=pl.String)
+
+
+def _zerobench(frame: pl.DataFrame) -> tuple[pl.Series, pl.Series, pl.Series]:
+    pred = _norm(pandas_str(frame["prediction"]))
+    ans = _norm(pandas_str(frame["answers"]))
+    # re.findall(r"\{(.*?)\}", text)[-1]: the whole match minus its two braces.
+    parsed = pl.DataFrame({"p": pred}).select(
+        pl.col("p").str.extract_all(r"\{(.*?)\}").list.last().str.slice(1).str.strip_suffix("}")
+    )[:, 0]
+    braces = parsed.is_not_null()
+    parsed = py_lower(parsed.fill_null(""))
+    hit = pl.DataFrame({"p": parsed, "a": ans}).select(pl.col("p").str.contains(pl.col("a"), literal=True))[:, 0]
+    rule = [("braces" if b else "no_braces") + ("_in" if h else "_not_in") for b, h in zip(braces.to_list(), hit.to_list())]
+    return hit, parsed, pl.Series(rule, dtype=pl.String)
+
+
+def tally_count(value: Any) -> int | None:
+    """TallyQA's ``extract_count_from_prediction`` for one cell as pandas holds it."""
+    if isinstance(value, (int, float)):  # bool too, as upstream (True is 1)
+        if isinstance(value, float) and value != value:
+            return None
+        return int(value) if 0 <= value <= 20 else None
+    found = pl.Series([_native.py_lower(str(value))]).str.extract(_TALLY, 1)[0]
+    if found is None:
+        return None
+    return int(found) if found.isdigit() else TALLY_WORDS.get(found)
+
+
+def _tally(frame: pl.DataFrame) -> tuple[pl.Series, pl.Series, pl.Series, str | None]:
+    kind, cells = pandas_column(frame["prediction"])
+    if kind == "object":
+        low = py_lower(cells.fill_null(""))
+        found = pl.DataFrame({"t": low}).select(pl.col("t").str.extract(_TALLY, 1))[:, 0]
+        counts = [
+            None if c is None or f is None else (int(f) if f.isdigit() else TALLY_WORDS[f])
+            for c, f in zip(cells.to_list(), found.to_list())
+        ]
+    else:
+        counts = [tally_count(v) for v in cells.to_list()]
+    akind, acells = pandas_column(frame["answer"])
+    error = None
+    truths: list[int | None] = []
+    for i, v in enumerate(acells.to_list()):
+        try:
+            truths.append(int(v))  # Series.astype(int)
+        except (TypeError, ValueError, OverflowError) as e:
+            error = error or f"row {i}: answer {v!r}: astype(int) raises {type(e).__name__} upstream"
+            truths.append(None)
+    hit = pl.Series([c is not None and c == t for c, t in zip(counts, truths)], dtype=pl.Boolean)
+    extracted = pl.Series([None if c is None else str(c) for c in counts], dtype=pl.String)
+    rule = pl.Series(["no_count" if c is None else ("equal" if h else "differ") for c, h in zip(counts, hit.to_list())], dtype=pl.String)
+    return hit, extracted, rule, error
+
+
+def _mtvqa_norm(series: pl.Series) -> pl.Series:
+    return _norm(series).str.replace_all(".", "", literal=True)
+
+
+def _erqa_report(hit: pl.Series, category: pl.Series) -> tuple[pl.DataFrame, str | None]:
+    n = hit.len()
+    k = int(hit.sum())
+    rows: list[tuple[str, float, int]] = [("Overall", (k / n) * 100 if n else 0.0, n)]
+    error = None
+    present = category.drop_nulls().unique().sort().to_list()
+    if category.null_count() and present:
+        error = "a missing category beside others: sorting the categories raises TypeError upstream"
+    for c in present:
+        sub = hit.filter((category == c).fill_null(False))
+        rows.append((c, (int(sub.sum()) / sub.len()) * 100, sub.len()))
+    if category.null_count():
+        rows.append(("nan", 0.0, 0))  # NaN == NaN is False upstream: no row, so 0.0 and 0
+    schema = {"Category": pl.String, "Accuracy (%)": pl.Float64, "Samples": pl.Int64}
+    return pl.DataFrame(rows, schema=schema, orient="row"), error
+
+
+# --------------------------------------------------------------------------------------
+# grade
+# --------------------------------------------------------------------------------------
+
+
+def grade(
+    frame: pl.DataFrame,
+    *,
+    benchmark: str = "countbenchqa",
+    variant: str | None = None,
+    seed: int = 0,
+    judge: Any = None,
+) -> GradeResult:
+    """Grade a VLMEvalKit result table of CountBenchQA, ZEROBench, TallyQA, MTVQA or ERQA.
+
+    ``rows``: every input row in order, plus ``extracted`` (what the rule compared),
+    ``rule``, ``score`` (1.0/0.0) and ``status`` (``ok``). ``report``: what VLMEvalKit
+    writes (or returns, for ZEROBench and CountBenchQA ``2025-05``). ``stats``: counts,
+    the variant and ``reference_error`` where the reference would raise (the report's
+    values are then null). No judge; ``seed`` is unused.
+    """
+    frame = _check_frame(frame)
+    bench = benchmark.lower() if isinstance(benchmark, str) else None
+    if bench not in BENCHMARKS:
+        raise ValueError(f"unknown benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
+    if judge is not None:
+        raise ValueError(f"{bench}: the reference evaluation has no judge step")
+    variants = BENCHMARKS[bench]
+    variant = variants[0] if variant is None else variant
+    if variant not in variants:
+        raise ValueError(f"{bench}: unknown variant {variant!r}; expected one of {', '.join(map(repr, variants))}")
+    _require(frame, "prediction", bench)
+
+    error: str | None = None
+    n = frame.height
+    if bench == "countbenchqa":
+        answers = "answer" if variant == "2025-09" else "answers"
+        _require(frame, answers, bench)
+        hit, extracted, rule = _countbench(frame, answers)
+        k = int(hit.sum())
+        frac = k / n if n else 0
+        report = _one_row({"accuracy": frac * 100 if variant == "2025-09" else frac})
+    elif bench == "zerobench":
+        _require(frame, "answers", bench)
+        hit, extracted, rule = _zerobench(frame)
+        report = _one_row({"accuracy": int(hit.sum()) / n if n else math.nan})
+    elif bench == "tallyqa":
+        _require(frame, "answer", bench)
+        hit, extracted, rule, error = _tally(frame)
+        report = _one_row({"TallyQA": None if error else (int(hit.sum()) / n if n else math.nan)})
+    elif bench == "mtvqa":
+        for c in ("answer", "category"):
+            _require(frame, c, bench)
+        if "split" in frame.columns:
+            bad = pandas_str(frame["split"]).str.to_lowercase() != "test"
+            if bad.any():
+                error = f"row {bad.arg_true()[0]}: split is not 'test' (AssertionError upstream)"
+        pred = _mtvqa_norm(pandas_str(frame["prediction"]))
+        ans = _mtvqa_norm(pandas_str(frame["answer"]))
+        hit = pl.DataFrame({"p": pred, "a": ans}).select(pl.col("p").str.contains(pl.col("a"), literal=True))[:, 0]
+        extracted, rule = pred, pl.Series(["in" if h else "not_in" for h in hit.to_list()], dtype=pl.String)
+        kind, cats = pandas_column(frame["category"])
+        cat_text = cats.fill_null("NaN") if kind == "object" else pl.Series([("NaN" if isinstance(v, float) and v != v else str(v)) for v in cats.to_list()])
+        groups: dict[str, list[int]] = {}
+        for i, c in enumerate(cat_text.to_list()):
+            groups.setdefault(c, [])
+            if i == 0:
+                groups.setdefault("Average", [])
+        values: dict[str, float | None] = {}
+        per = pl.DataFrame({"c": cat_text, "h": hit}).group_by("c", maintain_order=True).agg(pl.len(), pl.col("h").sum())
+        counts = {c: (ln, int(h)) for c, ln, h in per.iter_rows()}
+        total = (n, int(hit.sum()))
+        for c in groups:
+            ln, h = total if c == "Average" else counts[c]
+            if c == "Average" and c in counts:  # a category named Average adds to the same list
+                ln, h = n + counts[c][0], total[1] + counts[c][1]
+            values[c] = None if error else (h / ln) * 100
+        report = _one_row(values)
+    else:  # erqa
+        _require(frame, "answer", bench)
+        _require(frame, "category", bench)
+        pred = _norm(pandas_str(frame["prediction"]))
+        ans = _norm(pandas_str(frame["answer"]))
+        hit = pred == ans
+        extracted, rule = pred, pl.Series(["equal" if h else "differ" for h in hit.to_list()], dtype=pl.String)
+        kind, cats = pandas_column(frame["category"])
+        cat_text = cats if kind == "object" else pl.Series([None if isinstance(v, float) and v != v else str(v) for v in cats.to_list()], dtype=pl.String)
+        report, error = _erqa_report(hit, cat_text)
+        if error:
+            report = report.with_columns(pl.lit(None, pl.Float64).alias("Accuracy (%)"))
+
+    rows = frame.with_columns(
+        extracted.alias("extracted"),
+        rule.alias("rule"),
+        hit.cast(pl.Float64).alias("score"),
+        pl.lit("ok").alias("status"),
+    )
+    correct = int(hit.sum())
+    stats: dict[str, Any] = {
+        "benchmark": bench,
+        "variant": variant,
+        "rows": n,
+        "tasks": n,
+        "correct": correct,
+        "accuracy": correct / n if n else math.nan,
+        "rules": dict(sorted(pl.DataFrame({"rule": rule}).group_by("rule").len().iter_rows())),
+        "reference_error": error,
+        "crashed_rows": 0,
+    }
+    return GradeResult(rows=rows, report=report, stats=stats)
