@@ -44,12 +44,18 @@ def assert_csv_report(ours: pl.DataFrame, expected: Path, key: str | None = None
     return n
 
 
-def assert_json_report(ours: dict, expected: Path) -> int:
-    theirs = json.loads(expected.read_text(encoding="utf-8"))
+def assert_json_report(ours: dict, expected: Path | dict) -> int:
+    """Every value of the reference's JSON report (nested objects too), keys in order."""
+    theirs = json.loads(expected.read_text(encoding="utf-8")) if isinstance(expected, Path) else expected
     assert list(ours) == list(theirs)
+    n = 0
     for k in theirs:
-        _same(ours[k], theirs[k], (expected.name, k))
-    return len(theirs)
+        if isinstance(theirs[k], dict):
+            n += assert_json_report(ours[k], theirs[k])
+        else:
+            _same(ours[k], theirs[k], k)
+            n += 1
+    return n
 
 
 # --------------------------------------------------------------------------------------
@@ -218,6 +224,8 @@ VQA_CASES = [
     ("m_VizWiz.xlsx", "vizwiz", "2024-11-25", "m_VizWiz_acc.csv", "m_VizWiz_rows.json"),
     ("m_VizWiz.xlsx", "vizwiz", "2026-08-18", "m_VizWiz_acc.csv", "m_VizWiz_rows.json"),
     ("m_PlotQA.xlsx", "plotqa", "2026-08-18", "m_PlotQA_acc.csv", None),
+    ("m_DA-2K.xlsx", "da2k", "2026-08-18", "m_DA-2K_rating.json", None),
+    ("m_tdbench_grounding_rot90.xlsx", "tdbench-grounding", "2026-08-18", "m_tdbench_grounding_rot90_acc.csv", None),
 ]
 
 
@@ -254,6 +262,23 @@ def test_erqa_and_plotqa_rows_equal_the_reference_side_files():
     plot = vqa.grade(read_result_table(VQA / "m_PlotQA.xlsx"), benchmark="plotqa", variant="2025-09")
     matches = pl.read_excel(VQA / "m_PlotQA_results.xlsx", infer_schema_length=0)["eval_match"].to_list()
     assert plot.rows["score"].to_list() == [1.0 if m == "[True]" else 0.0 for m in matches]
+
+
+def test_da2k_and_tdbench_rows_equal_the_reference_side_files():
+    from gaia_fast.scorers.vlm import vqa_rules
+
+    da = vqa_rules.grade(read_result_table(VQA / "m_DA-2K.xlsx"), benchmark="da2k")
+    scored = pl.read_excel(VQA / "m_DA-2K_score.xlsx", infer_schema_length=0)
+    assert da.rows["score"].to_list() == [float(x) for x in scored["score"].to_list()]
+    for folder, method in ((VQA, "centroid"), (VQA / "iou", "iou")):
+        frame = read_result_table(folder / "m_tdbench_grounding_rot90.xlsx")
+        result = vqa_rules.grade(frame, benchmark="tdbench_grounding", variant=method)
+        # The reference's rows are sorted by index.
+        ours = dict(zip(frame["index"].to_list(), result.rows["score"].to_list()))
+        # Typed read: a float cell read as text keeps only some of its digits.
+        theirs = pl.read_excel(folder / f"m_tdbench_grounding_rot90_{method}_result.xlsx")
+        assert [ours[str(i)] for i in theirs["index"].to_list()] == [float(h) for h in theirs["hit"].to_list()]
+        assert assert_csv_report(result.report, folder / "m_tdbench_grounding_rot90_acc.csv") == 4
 
 
 def test_vqa_rules_edge_cases():

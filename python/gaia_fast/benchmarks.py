@@ -264,6 +264,23 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="ERQA: exact match after strip and lower, Overall and per category",
             variants=(("2026-03-04", None),),  # 8a904f51: ERQA added
         ),
+        Benchmark(
+            "da2k",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "da2k"},
+            datasets=(r"DA-2K",),
+            report="_rating.json",
+            description="DA-2K: point1/point2 in the prediction (else the answer as a substring), overall and per scene_category",
+            variants=(("2026-03-04", None),),  # 8a904f51: DA-2K added
+        ),
+        Benchmark(
+            "tdbench-grounding",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "tdbench_grounding"},
+            datasets=(r"tdbench_grounding_rot(0|90|180|270)",),
+            description="TDBench grounding: one [x0, y0, x1, y1] box each; the predicted centre inside the answer box (--variant iou: the IoU)",
+            variants=(("2025-04-29", "centroid"),),  # 3ba9220a: TDBench added; the same rule at head
+        ),
         # --- end families branch ---
         Benchmark(
             "textvqa",

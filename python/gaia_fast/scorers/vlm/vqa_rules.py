@@ -1,6 +1,6 @@
 """Short-answer datasets with a one-line rule of their own (VLMEvalKit classes with their own
-``evaluate``): CountBenchQA, ZEROBench, TallyQA, MTVQA and ERQA, laid out as extract → score
-→ aggregate.
+``evaluate``): CountBenchQA, ZEROBench, TallyQA, MTVQA, ERQA, DA-2K and TDBench grounding,
+laid out as extract → score → aggregate.
 
 Reference: open-compass/VLMEvalKit ``vlmeval/dataset/image_vqa.py`` (``CountBenchQA``,
 ``ZEROBench``, ``TallyQA``, ``MTVQADataset``), ``vlmeval/dataset/utils/tallyqa.py`` and
@@ -24,6 +24,16 @@ as pandas typed it) and, by dataset:
   first), percent.
 * ERQA: the stripped, lowercased prediction equals the stripped, lowercased answer. Report
   ``Category``/``Accuracy (%)``/``Samples``: ``Overall``, then each category sorted.
+* DA-2K: ``point1``/``point2`` (``point\\s*([12])``) in the lowercased prediction equals the
+  answer, or without one the answer is a substring; rows sharing an index take the first
+  row's verdict. Report ``_rating.json``: ``overall`` (fraction) and ``by_category`` (per
+  ``scene_category``, sorted) when that column exists.
+* TDBench grounding (``tdbench_grounding_rot*``): one ``[x0, y0, x1, y1]`` group in each
+  of prediction and answer (``extract_bbox_from_string``; anything else scores 0); variant
+  ``centroid`` (default): the predicted box's centre inside the answer box, ``iou``: the
+  IoU. Report ``_acc.csv``: ``Metric``/``Score`` (the mean, summed in index order, and the
+  row count). The cross-rotation ``_REresult.csv`` (it reads the sibling rotations' files)
+  is not produced.
 
 Everything is column-at-a-time Polars (the text steps follow Python's ``strip`` and
 ``lower``); no judge is involved anywhere.
@@ -50,6 +60,8 @@ BENCHMARKS: dict[str, tuple[str | None, ...]] = {
     "tallyqa": (None,),
     "mtvqa": (None,),
     "erqa": (None,),
+    "da2k": (None,),
+    "tdbench_grounding": ("centroid", "iou"),
 }
 
 #: TallyQA's number words.
@@ -162,6 +174,76 @@ def _erqa_report(hit: pl.Series, category: pl.Series) -> tuple[pl.DataFrame, str
     return pl.DataFrame(rows, schema=schema, orient="row"), error
 
 
+def _da2k(frame: pl.DataFrame) -> tuple[pl.Series, pl.Series, pl.Series]:
+    """DA-2K: ``point1``/``point2`` in the lowercased prediction against the answer, else the
+    answer as a substring; every row of an index takes the verdict of its first row (the
+    reference writes ``data.loc[data['index'] == idx, 'score']``)."""
+    pred = _norm(pandas_str(frame["prediction"]))
+    ans = _norm(pandas_str(frame["answer"]))
+    work = pl.DataFrame({"p": pred, "a": ans, "i": pandas_str(frame["index"])}).with_columns(
+        pl.col("p").str.extract(r"point\s*([12])", 1).alias("label")
+    )
+    work = work.with_columns(
+        pl.when(pl.col("label").is_not_null())
+        .then(("point" + pl.col("label")) == pl.col("a"))
+        .otherwise(pl.col("p").str.contains(pl.col("a"), literal=True))
+        .alias("own"),
+        pl.when(pl.col("label").is_not_null()).then(pl.lit("point")).otherwise(pl.lit("substring")).alias("how"),
+    ).with_columns(pl.col("own").first().over("i").alias("hit"), pl.col("how").first().over("i").alias("how"))
+    rule = (work["how"] + pl.Series(["_equal" if h else "_differ" for h in work["hit"].to_list()])).alias("rule")
+    return work["hit"], ("point" + work["label"]).alias("extracted"), rule
+
+
+#: ``extract_bbox_from_string``: four numbers of the form 0, 0.x or .x (one digit before
+#: the point), comma separated; exactly one such group in the answer.
+_BBOX = r"(\d?(?:\.\d+)?),\s?(\d?(?:\.\d+)?),\s?(\d?(?:\.\d+)?),\s?(\d?(?:\.\d+)?)"
+
+
+def _bboxes(text: pl.Series) -> list[tuple[float, float, float, float] | None]:
+    """Each cell's box, or None where the reference raises (not exactly one group, or an
+    empty number: ``float('')``)."""
+    flat = text.str.replace_all("\n", "", literal=True)
+    frame = pl.DataFrame({"t": flat}).select(
+        pl.col("t").str.count_matches(_BBOX).alias("n"), pl.col("t").str.extract_groups(_BBOX).alias("g")
+    ).unnest("g")
+    out: list[tuple[float, float, float, float] | None] = []
+    for n, *groups in frame.iter_rows():
+        if n != 1 or any(g is None or g == "" for g in groups):
+            out.append(None)
+        else:
+            out.append(tuple(float(g) for g in groups))  # type: ignore[arg-type]
+    return out
+
+
+def _box_score(pred: tuple[float, ...] | None, gt: tuple[float, ...] | None, method: str) -> tuple[float, str]:
+    if pred is None or gt is None:
+        return 0.0, "no_box" if pred is None else "no_gt_box"
+    if method == "centroid":
+        cx, cy = (pred[0] + pred[2]) / 2, (pred[1] + pred[3]) / 2
+        inside = gt[0] <= cx <= gt[2] and gt[1] <= cy <= gt[3]
+        return (1.0, "centre_inside") if inside else (0.0, "centre_outside")
+    x0, y0, x1, y1 = max(pred[0], gt[0]), max(pred[1], gt[1]), min(pred[2], gt[2]), min(pred[3], gt[3])
+    if x1 < x0 or y1 < y0:
+        return 0.0, "disjoint"
+    inter = (x1 - x0) * (y1 - y0)
+    union = (pred[2] - pred[0]) * (pred[3] - pred[1]) + (gt[2] - gt[0]) * (gt[3] - gt[1]) - inter
+    if union == 0:
+        return 0.0, "zero_union"  # ZeroDivisionError upstream, caught: 0.0
+    return inter / union, "iou"
+
+
+def _tdbench(frame: pl.DataFrame, method: str) -> tuple[list[float], pl.Series, pl.Series, list[int]]:
+    """Per-row scores, extracted boxes, rules, and the row order after ``sort_values('index')``."""
+    preds = _bboxes(pandas_str(frame["prediction"]))
+    gts = _bboxes(pandas_str(frame["answer"]))
+    scored = [_box_score(p, g, method) for p, g in zip(preds, gts)]
+    kind, idx = pandas_column(frame["index"])
+    keys = idx.to_list()
+    order = sorted(range(len(keys)), key=lambda i: (keys[i] is None, keys[i] if keys[i] is not None else ""))
+    extracted = pl.Series([None if p is None else str(list(p)) for p in preds], dtype=pl.String)
+    return [v for v, _ in scored], extracted, pl.Series([r for _, r in scored], dtype=pl.String), order
+
+
 # --------------------------------------------------------------------------------------
 # grade
 # --------------------------------------------------------------------------------------
@@ -240,6 +322,31 @@ def grade(
                 ln, h = n + counts[c][0], total[1] + counts[c][1]
             values[c] = None if error else (h / ln) * 100
         report = _one_row(values)
+    elif bench == "da2k":
+        for c in ("answer", "index"):
+            _require(frame, c, bench)
+        hit, extracted, rule = _da2k(frame)
+        values: dict[str, Any] = {"overall": float(hit.cast(pl.Float64).mean()) if n else math.nan}
+        if "scene_category" in frame.columns:
+            cats = pandas_str(frame["scene_category"])
+            per = (
+                pl.DataFrame({"c": cats, "h": hit.cast(pl.Float64)})
+                .filter(pl.col("c") != "nan")
+                .group_by("c")
+                .agg(pl.col("h").sum().alias("k"), pl.len().alias("n"))
+                .sort("c")
+            )
+            values["by_category"] = {c: k / m for c, k, m in per.iter_rows()}
+        report = pl.DataFrame([values])
+    elif bench == "tdbench_grounding":
+        for c in ("answer", "index"):
+            _require(frame, c, bench)
+        scores, extracted, rule, order = _tdbench(frame, variant)
+        hit = pl.Series(scores, dtype=pl.Float64)
+        # sum(scores) / len(scores) in the sorted order, summed left to right as Python does.
+        avg: float | int = sum(scores[i] for i in order) / n if n else 0
+        metric = "Average Centroid Containment" if variant == "centroid" else "Average IoU"
+        report = pl.DataFrame({"Metric": [metric, "Total Samples"], "Score": [float(avg), float(n)]})
     else:  # erqa
         _require(frame, "answer", bench)
         _require(frame, "category", bench)
@@ -259,7 +366,7 @@ def grade(
         hit.cast(pl.Float64).alias("score"),
         pl.lit("ok").alias("status"),
     )
-    correct = int(hit.sum())
+    correct = float(hit.cast(pl.Float64).sum()) if bench == "tdbench_grounding" else int(hit.sum())
     stats: dict[str, Any] = {
         "benchmark": bench,
         "variant": variant,
