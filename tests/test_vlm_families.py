@@ -224,6 +224,10 @@ VQA_CASES = [
     ("m_VizWiz.xlsx", "vizwiz", "2024-11-25", "m_VizWiz_acc.csv", "m_VizWiz_rows.json"),
     ("m_VizWiz.xlsx", "vizwiz", "2026-08-18", "m_VizWiz_acc.csv", "m_VizWiz_rows.json"),
     ("m_PlotQA.xlsx", "plotqa", "2026-08-18", "m_PlotQA_acc.csv", None),
+    ("m_ChartQAPro.xlsx", "chartqapro", "2026-08-18", "m_ChartQAPro_acc.csv", None),
+    ("m_ChartQAPro_CoT.xlsx", "chartqapro", "2026-03-04", "m_ChartQAPro_CoT_acc.csv", None),
+    ("m_ChartQAPro_PoT.xlsx", "chartqapro", "2026-08-18", "m_ChartQAPro_PoT_acc.csv", None),
+    ("m_ChartQAPro_PoT.xlsx", "chartqapro", "2025-10-17", "v2025_10/m_ChartQAPro_PoT_acc.csv", None),
     ("m_DA-2K.xlsx", "da2k", "2026-08-18", "m_DA-2K_rating.json", None),
     ("m_tdbench_grounding_rot90.xlsx", "tdbench-grounding", "2026-08-18", "m_tdbench_grounding_rot90_acc.csv", None),
 ]
@@ -279,6 +283,18 @@ def test_da2k_and_tdbench_rows_equal_the_reference_side_files():
         theirs = pl.read_excel(folder / f"m_tdbench_grounding_rot90_{method}_result.xlsx")
         assert [ours[str(i)] for i in theirs["index"].to_list()] == [float(h) for h in theirs["hit"].to_list()]
         assert assert_csv_report(result.report, folder / "m_tdbench_grounding_rot90_acc.csv") == 4
+
+
+@pytest.mark.parametrize("name", ["m_ChartQAPro.xlsx", "m_ChartQAPro_CoT.xlsx"])
+def test_chartqapro_first_version_raises_on_predictions_that_are_not_text(name):
+    """At 2e35a574 a cell pandas reads as NaN ("n/a") or a number column raises
+    AttributeError in the reference; the report is then null and the rows say why."""
+    from gaia_fast.scorers.vlm import vqa_rules
+
+    result = vqa_rules.grade(read_result_table(VQA / name), benchmark="chartqapro", variant="2025-10")
+    assert "AttributeError: 'float' object has no attribute 'strip'" in result.stats["reference_error"]
+    assert result.report["1"].null_count() == result.report.height
+    assert "reference_error" in result.rows["status"].to_list()
 
 
 def test_vqa_rules_edge_cases():

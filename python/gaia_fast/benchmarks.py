@@ -281,6 +281,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="TDBench grounding: one [x0, y0, x1, y1] box each; the predicted centre inside the answer box (--variant iou: the IoU)",
             variants=(("2025-04-29", "centroid"),),  # 3ba9220a: TDBench added; the same rule at head
         ),
+        Benchmark(
+            "chartqapro",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "chartqapro"},
+            datasets=(r"ChartQAPro(_CoT|_PoT)?",),
+            description="ChartQAPro: relaxed_correctness_chartqapro (list answers, year flags exact, 5 % numbers, else ANLS), per question type and Overall",
+            # 2e35a574: added (a prediction that is not text raises); 35ab4709: str() first
+            variants=(("2025-10-17", "2025-10"), ("2026-03-04", "2026-03")),
+        ),
         # --- end families branch ---
         Benchmark(
             "textvqa",

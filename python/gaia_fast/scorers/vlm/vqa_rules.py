@@ -34,6 +34,13 @@ as pandas typed it) and, by dataset:
   IoU. Report ``_acc.csv``: ``Metric``/``Score`` (the mean, summed in index order, and the
   row count). The cross-rotation ``_REresult.csv`` (it reads the sibling rotations' files)
   is not produced.
+* ChartQAPro (and _CoT, _PoT, graded the same way): the last element of the ``answer``
+  literal against the prediction (both stripped of ``.`` and newlines) with
+  ``relaxed_correctness_chartqapro``: list answers element by element, the ``year`` flags
+  ``YES`` exact, else numbers within 5 % or the ``anls`` package's ANLS (0.5). Report
+  ``_acc.csv``: columns ``0``/``1``, the mean per ``question_type`` (first-seen order) and
+  ``Overall``. Variant ``2026-03`` (35ab4709, 2026-03-04, head) ``str()``s the prediction;
+  ``2025-10`` (2e35a574, 2025-10-17) raises on a prediction that is not text.
 
 Everything is column-at-a-time Polars (the text steps follow Python's ``strip`` and
 ``lower``); no judge is involved anywhere.
@@ -41,7 +48,10 @@ Everything is column-at-a-time Polars (the text steps follow Python's ``strip`` 
 
 from __future__ import annotations
 
+import ast
 import math
+import re
+import warnings
 from typing import Any
 
 import polars as pl
@@ -62,6 +72,7 @@ BENCHMARKS: dict[str, tuple[str | None, ...]] = {
     "erqa": (None,),
     "da2k": (None,),
     "tdbench_grounding": ("centroid", "iou"),
+    "chartqapro": ("2026-03", "2025-10"),
 }
 
 #: TallyQA's number words.
@@ -244,6 +255,118 @@ def _tdbench(frame: pl.DataFrame, method: str) -> tuple[list[float], pl.Series, 
     return [v for v, _ in scored], extracted, pl.Series([r for _, r in scored], dtype=pl.String), order
 
 
+# ChartQAPro (vlmeval/dataset/utils/chartqapro.py). Its list repair needs Python's regular
+# expressions (a look-behind) and ``ast.literal_eval``, so it runs row by row in Python; the
+# text fallback is the ``anls`` package's ``anls_score``, as upstream.
+
+
+def _literal(text: str) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # invalid escapes in data warn at parse time
+        return ast.literal_eval(text)
+
+
+def _fix_list_format(item: Any) -> Any:
+    if not isinstance(item, str):
+        return item
+    match = re.match(r"^\[(.*)\]$", item.strip())
+    if not match:
+        return item
+    corrected = re.sub(r"(?<!['\w])(\w[^,]*?)(?!['\w])", r"'\1'", match.group(1))
+    try:
+        return _literal(f"[{corrected}]")
+    except (SyntaxError, ValueError):
+        return item
+
+
+def _parse_to_list(text: Any) -> list[str] | None:
+    if not isinstance(text, str):
+        return None
+    try:
+        parsed = _literal(text)
+    except Exception:  # noqa: BLE001 - upstream treats every failure as "not a list"
+        return None
+    if isinstance(parsed, list):
+        return [str(x).strip(" '") for x in parsed]
+    return None
+
+
+def _to_float(text: str) -> float | None:
+    try:
+        return float(text.strip().strip("%"))
+    except ValueError:
+        return None
+
+
+def _single_answer(target: str, prediction: str) -> float:
+    from anls import anls_score  # the library upstream calls
+
+    t = target.strip().strip("%").strip()
+    p = prediction.strip().strip("%").strip()
+    t_f, p_f = _to_float(t), _to_float(p)
+    if t_f is not None and p_f is not None:
+        if t_f == 0.0:
+            return 1.0 if p_f == 0.0 else 0.0
+        return 1.0 if abs(p_f - t_f) / abs(t_f) <= 0.05 else 0.0
+    return anls_score(prediction=p.lower(), gold_labels=[t.lower()], threshold=0.5)
+
+
+def chartqapro_score(target: str, prediction: str, year_flags: list[Any] | None) -> float:
+    """``relaxed_correctness_chartqapro``: element-wise over list answers (missing or extra
+    elements score 0), exact (case-insensitive) where the year flag is ``YES``, else numbers
+    within 5 % or ANLS; the mean. Raises where upstream raises."""
+    fixed_t = _fix_list_format(target)
+    t_list = _parse_to_list(str(fixed_t)) or [str(target)]
+    p_list = _parse_to_list(str(prediction)) or [str(prediction)]
+    n = len(t_list)
+    if year_flags is not None and len(year_flags) < n:
+        year_flags = year_flags * n
+    scores: list[float] = []
+    for idx in range(max(len(t_list), len(p_list))):
+        if idx >= len(t_list) or idx >= len(p_list):
+            scores.append(0.0)
+            continue
+        t_item, p_item, flag = t_list[idx], p_list[idx], year_flags[idx]  # type: ignore[index]
+        if flag.upper() == "YES":
+            scores.append(1.0 if t_item.strip().lower() == p_item.strip().lower() else 0.0)
+        else:
+            scores.append(_single_answer(t_item, p_item))
+    return sum(scores) / len(scores) if scores else 0.0
+
+
+def _chartqapro(frame: pl.DataFrame, variant: str) -> tuple[list[float | None], list[str | None], list[str], str | None, list[Any]]:
+    """Per row: score, the prediction as compared, status, and the first error."""
+    _, answers = pandas_column(frame["answer"])
+    _, years = pandas_column(frame["year"])
+    _, preds = pandas_column(frame["prediction"])
+    _, types = pandas_column(frame["question_type"])
+    scores: list[float | None] = []
+    extracted: list[str | None] = []
+    status: list[str] = []
+    error: str | None = None
+    splits: list[Any] = []
+    for i, (a, y, p, q) in enumerate(zip(answers.to_list(), years.to_list(), preds.to_list(), types.to_list())):
+        q = math.nan if q is None else q
+        splits.append(q)
+        try:
+            gt = _literal(a)[-1].strip(".").strip("\n")
+            flags = _literal(y)
+            if variant == "2025-10" and not isinstance(p, str):
+                raise AttributeError(f"{type(math.nan if p is None else p).__name__!r} object has no attribute 'strip'")
+            pred = str(math.nan if p is None else p).strip(".").strip("\n")
+            if q == "Conversational":
+                flags = flags[-1:]
+            scores.append(chartqapro_score(gt, pred, flags))
+            extracted.append(pred)
+            status.append("ok")
+        except Exception as e:  # noqa: BLE001 - the reference raises here: recorded, not raised
+            scores.append(None)
+            extracted.append(None)
+            status.append("reference_error")
+            error = error or f"row {i}: {type(e).__name__}: {e} (the reference raises)"
+    return scores, extracted, status, error, splits
+
+
 # --------------------------------------------------------------------------------------
 # grade
 # --------------------------------------------------------------------------------------
@@ -347,6 +470,24 @@ def grade(
         avg: float | int = sum(scores[i] for i in order) / n if n else 0
         metric = "Average Centroid Containment" if variant == "centroid" else "Average IoU"
         report = pl.DataFrame({"Metric": [metric, "Total Samples"], "Score": [float(avg), float(n)]})
+    elif bench == "chartqapro":
+        for c in ("answer", "year", "question_type"):
+            _require(frame, c, bench)
+        scores, extracted_l, status_l, error, splits = _chartqapro(frame, variant)
+        hit = pl.Series(scores, dtype=pl.Float64)
+        extracted = pl.Series(extracted_l, dtype=pl.String)
+        rule = pl.Series(status_l, dtype=pl.String)
+        groups: dict[Any, list[float]] = {}
+        for q, v in zip(splits, scores):
+            groups.setdefault(q, []).append(v if v is not None else math.nan)
+        names = [("nan" if isinstance(q, float) and q != q else str(q)) for q in groups] + ["Overall"]
+        vals: list[float | None] = [sum(v) / len(v) for v in groups.values()] + [sum(x if x is not None else 0 for x in scores) / n if n else None]
+        if "Overall" in names[:-1]:  # a question type named Overall: the total overwrites it in place
+            vals[names.index("Overall")] = vals.pop()
+            names.pop()
+        if error:
+            vals = [None] * len(vals)
+        report = pl.DataFrame({"0": names, "1": vals}, schema={"0": pl.String, "1": pl.Float64})
     else:  # erqa
         _require(frame, "answer", bench)
         _require(frame, "category", bench)
@@ -360,13 +501,14 @@ def grade(
         if error:
             report = report.with_columns(pl.lit(None, pl.Float64).alias("Accuracy (%)"))
 
+    status = pl.Series(["ok"] * n, dtype=pl.String) if bench != "chartqapro" else rule
     rows = frame.with_columns(
         extracted.alias("extracted"),
         rule.alias("rule"),
         hit.cast(pl.Float64).alias("score"),
-        pl.lit("ok").alias("status"),
+        status.alias("status"),
     )
-    correct = float(hit.cast(pl.Float64).sum()) if bench == "tdbench_grounding" else int(hit.sum())
+    correct = float(hit.cast(pl.Float64).sum()) if bench in ("tdbench_grounding", "chartqapro") else int(hit.sum())
     stats: dict[str, Any] = {
         "benchmark": bench,
         "variant": variant,
