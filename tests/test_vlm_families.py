@@ -313,3 +313,14 @@ def test_vqa_rules_edge_cases():
         vqa_rules.grade(pl.DataFrame({"answer": ["3"], "prediction": ["3"]}), benchmark="countbenchqa", variant="2025-05")
     tally = vqa_rules.grade(pl.DataFrame({"answer": ["3", ""], "prediction": ["3", "4"]}), benchmark="tallyqa")
     assert "astype(int)" in tally.stats["reference_error"] and tally.report["TallyQA"][0] is None
+
+
+def test_defaults_of_datasets_that_never_ran_the_classic_rules():
+    """PlotQA and VSR-zeroshot were added after the changes the classic variants predate."""
+    from gaia_fast.scorers.vlm import vqa, yorn
+
+    plot = vqa.grade(read_result_table(VQA / "m_PlotQA.xlsx"), benchmark="plotqa")
+    assert plot.stats["variant"] == "2025-09"
+    assert assert_csv_report(plot.report, VQA / "m_PlotQA_acc.csv") == 1
+    vsr = yorn.grade(read_result_table(YORN / "m_VSR-zeroshot.xlsx"), benchmark="vsr")
+    assert vsr.stats["variant"] == "2025-05"

@@ -303,7 +303,8 @@ def grade(
     bench = benchmark.lower()
     if judge is not None:
         raise ValueError(f"{bench}: the open-VQA evaluation has no judge step")
-    variant = DEFAULT_VARIANT if variant is None else variant
+    # PlotQA exists only with head's argument order; the others default to classic.
+    variant = ("2025-09" if bench == "plotqa" else DEFAULT_VARIANT) if variant is None else variant
     _check_variant(variant)
     answer_col = "answers" if bench in _ANSWERS_COLUMN else "answer"
     for name in ("prediction", answer_col):

@@ -352,7 +352,8 @@ def grade(
     bench = BENCHMARKS.get(benchmark.lower()) if isinstance(benchmark, str) else None
     if bench is None:
         raise ValueError(f"unknown yes/no benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
-    variant = DEFAULT_VARIANT if variant is None else variant
+    # VSR-zeroshot was added after 928a95b0: it never ran the classic period rule.
+    variant = ("2025-05" if bench == "vsr" else DEFAULT_VARIANT) if variant is None else variant
     _check_variant(variant)
     for name in ("prediction", "answer"):
         _require(frame, name, bench)
