@@ -324,3 +324,16 @@ def test_defaults_of_datasets_that_never_ran_the_classic_rules():
     assert assert_csv_report(plot.report, VQA / "m_PlotQA_acc.csv") == 1
     vsr = yorn.grade(read_result_table(YORN / "m_VSR-zeroshot.xlsx"), benchmark="vsr")
     assert vsr.stats["variant"] == "2025-05"
+
+
+def test_side_outputs_of_these_families_are_not_results():
+    for name in (
+        "m/m_ERQA_detail.xlsx",  # ERQA's per-row table
+        "m/m_PlotQA_results.xlsx",  # ImageVQADataset / PlotQA per-row table
+        "m/m_tdbench_grounding_REresult.csv",  # TDBench's cross-rotation table
+        "m/m_tdbench_grounding_rot0_centroid_result.xlsx",
+        "m/m_DA-2K_rating.json",
+        "m/m_DA-2K_score.xlsx",
+        "m/m_AMBER_auxmatch.xlsx",
+    ):
+        assert benchmarks.detect(name) is None and benchmarks.non_result(name) is not None, name

@@ -399,11 +399,11 @@ UNSUPPORTED: dict[str, str] = {
 #: what they are.
 NON_RESULT: tuple[tuple[str, str], ...] = (
     (r".*_acc\.(csv|xlsx|json)", "an accuracy report (_acc)"),
-    (r".*_result\.(xlsx|tsv|csv|json)", "a judged copy of the results (_<judge>_result)"),
+    (r".*_results?\.(xlsx|tsv|csv|json)", "a judged copy of the results (_<judge>_result, _results)"),
     (r".*_auxmatch\.(xlsx|tsv|csv)", "an answer-matching output (_auxmatch)"),
     (r".*_score\.(csv|json|xlsx)", "a score report (_score)"),
     (r".*_prefetch\.(xlsx|tsv|csv)", "a prefetch log (_prefetch)"),
-    (r".*_(supp|tmp|fine_grained|metrics|rating)\.(xlsx|tsv|csv|json)", "an evaluation side output"),
+    (r".*_(supp|tmp|fine_grained|metrics|rating|detail|REresult)\.(xlsx|tsv|csv|json)", "an evaluation side output"),
     (r".*\.pkl", "a judge cache (.pkl)"),
     (r".*\.scored\.parquet", "a scored table (gaia-fast grade --out)"),
 )

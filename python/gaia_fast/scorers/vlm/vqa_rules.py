@@ -61,7 +61,7 @@ from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column, pandas_str, py_lower, py_strip
 
-__all__ = ["BENCHMARKS", "TALLY_WORDS", "grade", "tally_count"]
+__all__ = ["BENCHMARKS", "TALLY_WORDS", "VARIANTS", "chartqapro_score", "grade", "tally_count"]
 
 #: ``grade(benchmark=...)`` names -> their variants (the first is the default).
 BENCHMARKS: dict[str, tuple[str | None, ...]] = {
@@ -74,6 +74,9 @@ BENCHMARKS: dict[str, tuple[str | None, ...]] = {
     "tdbench_grounding": ("centroid", "iou"),
     "chartqapro": ("2026-03", "2025-10"),
 }
+
+#: Every variant some benchmark here accepts (None: a dataset's only rule).
+VARIANTS: tuple[str | None, ...] = tuple(dict.fromkeys(v for vs in BENCHMARKS.values() for v in vs))
 
 #: TallyQA's number words.
 TALLY_WORDS = {
