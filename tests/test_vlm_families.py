@@ -224,6 +224,9 @@ VQA_CASES = [
     ("m_VizWiz.xlsx", "vizwiz", "2024-11-25", "m_VizWiz_acc.csv", "m_VizWiz_rows.json"),
     ("m_VizWiz.xlsx", "vizwiz", "2026-08-18", "m_VizWiz_acc.csv", "m_VizWiz_rows.json"),
     ("m_PlotQA.xlsx", "plotqa", "2026-08-18", "m_PlotQA_acc.csv", None),
+    # ImageVQADataset with a prediction column pandas reads as floats ("12" -> "12.0")
+    ("numeric/m_DocVQA_VAL.xlsx", "docvqa", "2026-08-18", "numeric/m_DocVQA_VAL_acc.csv", None),
+    ("numeric/m_TextVQA_VAL.xlsx", "textvqa", "2026-08-18", "numeric/m_TextVQA_VAL_acc.csv", None),
     ("m_ChartQAPro.xlsx", "chartqapro", "2026-08-18", "m_ChartQAPro_acc.csv", None),
     ("m_ChartQAPro_CoT.xlsx", "chartqapro", "2026-03-04", "m_ChartQAPro_CoT_acc.csv", None),
     ("m_ChartQAPro_PoT.xlsx", "chartqapro", "2026-08-18", "m_ChartQAPro_PoT_acc.csv", None),

@@ -38,7 +38,9 @@ Variants (``--variant``):
 
 Cells are read as VLMEvalKit's ``load()`` reads them (pandas): empty cells and the texts
 pandas takes for NaN (``None``, ``N/A``, ``nan``...) become ``"nan"`` in ``prediction`` and
-``answer``. Scoring is native over the Arrow columns on all cores; an answer cell that
+``answer``, and a column pandas reads as numbers is the ``str`` of those numbers (all
+predictions numeric with one empty cell: ``"12"`` reads ``"12.0"``; see
+:mod:`gaia_fast.scorers.vlm._pandas`). Scoring is native over the Arrow columns on all cores; an answer cell that
 holds a ``[`` but is not the plain list form ``repr`` writes goes to Python's literal
 parser (``ast.literal_eval``; an expression only ``eval`` makes a list of is read as one
 answer).
@@ -56,6 +58,7 @@ import polars as pl
 from gaia_fast import _native
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm._pandas import pandas_str
 from gaia_fast.scorers.vlm.omni3d import PANDAS_NA
 
 __all__ = [
@@ -226,11 +229,11 @@ def _text(series: pl.Series) -> pl.Series:
 
 
 def _as_pandas_str(series: pl.Series, pandas_na: bool) -> pl.Series:
-    """``str(x)`` of each cell as pandas read it: a NaN cell is ``"nan"``."""
-    col = _text(series)
-    if pandas_na:
-        col = col.set(col.is_in(PANDAS_NA).fill_null(False), None)
-    return col.fill_null("nan")
+    """``str(x)`` of each cell as pandas read it: a NaN cell is ``"nan"``, and a column
+    pandas reads as numbers gives their ``str`` (``"12.0"`` in a float column)."""
+    if not pandas_na:  # the cells as written, no pandas reading
+        return _text(series).fill_null("nan")
+    return pandas_str(_text(series))
 
 
 def _as_pandas_key(series: pl.Series, pandas_na: bool) -> pl.Series:
