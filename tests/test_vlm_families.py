@@ -340,3 +340,20 @@ def test_side_outputs_of_these_families_are_not_results():
         "m/m_AMBER_auxmatch.xlsx",
     ):
         assert benchmarks.detect(name) is None and benchmarks.non_result(name) is not None, name
+
+
+def test_olympiad_report_has_vlmevalkit_name(tmp_path):
+    """A tree's OlympiadBench report is written as {stem}_score_result.csv, as upstream."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    from gaia_fast.cli import main
+
+    tree = tmp_path / "outputs" / "m"
+    tree.mkdir(parents=True)
+    shutil.copy(OLYMPIAD / "m_OlympiadBench.xlsx", tree / "m_OlympiadBench.xlsx")
+    r = CliRunner().invoke(main, ["grade", str(tmp_path / "outputs"), "--report-dir", str(tmp_path / "rep"), "--as-of", "2026-08-18", "--json"])
+    assert r.exit_code == 0, r.output
+    report = tmp_path / "rep" / "m" / "m_OlympiadBench_score_result.csv"
+    assert assert_csv_report(pl.read_csv(report), OLYMPIAD / "m_OlympiadBench_score_result.csv") == 17

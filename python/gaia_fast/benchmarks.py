@@ -381,6 +381,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             "olympiadbench",
             "gaia_fast.scorers.vlm.olympiad",
             datasets=(r"OlympiadBench.*",),
+            report="_score_result.csv",  # OlympiadBench.evaluate's score file (its per-row file is _judge_result)
             description="OlympiadBench: answer extraction and the authors' judge",
             variants=(("2024-11-16", "vlmevalkit"),),  # 089dc350: OlympiadBench added (the MathJudger port)
         ),
