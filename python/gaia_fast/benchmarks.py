@@ -428,6 +428,124 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=_YORN_DATES,
             grading="rules+judge-fallback",
         ),
+        # --- families branch (issue 22 step 2): yes/no, open VQA, PHYSICS, OlympiadBench ---
+        Benchmark(
+            "amber",
+            "gaia_fast.scorers.vlm.yorn",
+            {"benchmark": "amber"},
+            datasets=(r"AMBER",),
+            report="_score.csv",
+            description="AMBER: YOrN_Extraction (--variant, default classic), answers compared ignoring case, AMBER_rating (Attribute, Existence, Relation, Avg ACC)",
+            variants=(("2024-09-20", "classic"), ("2025-05-13", "2025-05")),  # d358b42c: AMBER added; rating unchanged since
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "vsr",
+            "gaia_fast.scorers.vlm.yorn",
+            {"benchmark": "vsr"},
+            datasets=(r"VSR-zeroshot",),
+            report="_score.csv",
+            description="VSR (zero-shot): YOrN_Extraction and VSR_rating (precision, recall, acc in percent; f1_score as a fraction)",
+            variants=(("2025-07-20", "2025-05"),),  # 551c662a: VSR-zeroshot added, after 928a95b0's period rule
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "vizwiz",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "vizwiz"},
+            datasets=(r"VizWiz",),
+            description="VizWiz: TextVQA's process_answer and VQA accuracy over the answers column (--variant, default classic), Overall",
+            variants=(("2024-11-25", "classic"), *_VQA_LATER),  # de267d1c: VizWiz added
+            grading="rules",
+        ),
+        Benchmark(
+            "plotqa",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "plotqa"},
+            datasets=(r"PlotQA",),
+            description="PlotQA: ChartQA's relaxed accuracy (5 %, head's argument order), Overall",
+            # db3787da (2026-02-23) added PlotQA but its evaluate raised NameError (no
+            # functools.partial import) until 401916c0 (2026-03-25).
+            variants=(("2026-03-25", "2025-09"),),
+            grading="rules",
+        ),
+        Benchmark(
+            "countbenchqa",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "countbenchqa"},
+            datasets=(r"CountBenchQA",),
+            description="CountBenchQA: the answer as a substring of the prediction, accuracy in percent",
+            # 26cb557c: the answers column, a fraction returned (no file); 9cc14cd0: answer, percent, _acc.csv
+            variants=(("2025-05-27", "2025-05"), ("2025-09-12", "2025-09")),
+            grading="rules",
+        ),
+        Benchmark(
+            "zerobench",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "zerobench"},
+            datasets=(r"ZEROBench(_sub)?",),
+            description="ZEROBench: the answer inside the last {...} of the prediction (lowercased); upstream returns the accuracy and writes no file",
+            variants=(("2025-06-05", None),),  # 5361499f: ZEROBench added, unchanged since
+            grading="rules",
+        ),
+        Benchmark(
+            "tallyqa",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "tallyqa"},
+            datasets=(r"TallyQA",),
+            description="TallyQA: extract_count_from_prediction (0-20, digits or words) equal to the answer, accuracy as a fraction",
+            variants=(("2025-06-07", None),),  # f7a9433a: TallyQA added, unchanged since
+            grading="rules",
+        ),
+        Benchmark(
+            "mtvqa",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "mtvqa"},
+            datasets=(r"MTVQA_TEST",),
+            report="_acc.json",
+            description="MTVQA: the answer as a substring of the prediction (stripped, lowercased, periods removed), per language and Average",
+            variants=(("2024-07-22", None),),  # abaa7e06: MT-VQA added, unchanged since
+            grading="rules",
+        ),
+        Benchmark(
+            "erqa",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "erqa"},
+            datasets=(r"ERQA",),
+            description="ERQA: exact match after strip and lower, Overall and per category",
+            variants=(("2026-03-04", None),),  # 8a904f51: ERQA added
+            grading="rules",
+        ),
+        Benchmark(
+            "da2k",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "da2k"},
+            datasets=(r"DA-2K",),
+            report="_rating.json",
+            description="DA-2K: point1/point2 in the prediction (else the answer as a substring), overall and per scene_category",
+            variants=(("2026-03-04", None),),  # 8a904f51: DA-2K added
+            grading="rules",
+        ),
+        Benchmark(
+            "tdbench-grounding",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "tdbench_grounding"},
+            datasets=(r"tdbench_grounding_rot(0|90|180|270)",),
+            description="TDBench grounding: one [x0, y0, x1, y1] box each; the predicted centre inside the answer box (--variant iou: the IoU)",
+            variants=(("2025-04-29", "centroid"),),  # 3ba9220a: TDBench added; the same rule at head
+            grading="rules",
+        ),
+        Benchmark(
+            "chartqapro",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "chartqapro"},
+            datasets=(r"ChartQAPro(_CoT|_PoT)?",),
+            description="ChartQAPro: relaxed_correctness_chartqapro (list answers, year flags exact, 5 % numbers, else ANLS), per question type and Overall",
+            # 2e35a574: added (a prediction that is not text raises); 35ab4709: str() first
+            variants=(("2025-10-17", "2025-10"), ("2026-03-04", "2026-03")),
+            grading="rules",
+        ),
+        # --- end families branch ---
         Benchmark(
             "textvqa",
             "gaia_fast.scorers.vlm.vqa",
@@ -513,8 +631,14 @@ BENCHMARKS: dict[str, Benchmark] = {
         Benchmark(
             "atomic",
             "gaia_fast.scorers.vlm.physics",
-            datasets=(r"(atomic_dataset|Physics_yale|PHYSICS).*",),
-            description="PHYSICS (atomic_dataset): boxed answers, SymPy equivalence, optional judge",
+            # The eight Physics_yale names share one evaluate (no branch on the name): the six
+            # subject sets from 8f07d6cf, Physics from 5b395d4e, Physics_blankim from d35dd654.
+            datasets=(
+                r"(atomic_dataset|Physics_yale|PHYSICS).*",
+                r"(electro|mechanics|optics|quantum|statistics)_dataset",
+                r"Physics(_blankim)?",
+            ),
+            description="PHYSICS (atomic, electro, mechanics, optics, quantum, statistics _dataset; Physics, Physics_blankim): boxed answers, SymPy equivalence, optional judge",
             variants=(("2025-04-18", "8f07d6cf"), ("2025-12-25", "a039b677"), ("2026-03-19", "head")),
             grading="rules+judge-fallback",
         ),
@@ -522,6 +646,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             "olympiadbench",
             "gaia_fast.scorers.vlm.olympiad",
             datasets=(r"OlympiadBench.*",),
+            report="_score_result.csv",  # OlympiadBench.evaluate's score file (its per-row file is _judge_result)
             description="OlympiadBench: answer extraction and the authors' judge",
             variants=(("2024-11-16", "vlmevalkit"),),  # 089dc350: OlympiadBench added (the MathJudger port)
             grading="rules",
@@ -556,7 +681,6 @@ BENCHMARKS: dict[str, Benchmark] = {
 
 #: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
 UNSUPPORTED: dict[str, str] = {
-    r"AMBER|VSR-zeroshot": "yes/no questions (Y/N flow)",
     r"OCRBench_v2(_MINI)?": "OCRBench v2 (its own evaluation)",
     r"MathVista_MINI|MathVision(_MINI)?|MathVerse_MINI.*|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",
 }
@@ -571,11 +695,11 @@ LOOKALIKES: frozenset[str] = frozenset({"Creation_MMBench", "LiveMMBench_Reasoni
 #: (discovery checks the folder; see :func:`gaia_fast.grading.discover.expand`).
 NON_RESULT: tuple[tuple[str, str], ...] = (
     (r".*_acc\.(csv|xlsx|json)", "an accuracy report (_acc)"),
-    (r".*_result\.(xlsx|tsv|csv|json)", "a judged copy of the results (_<judge>_result)"),
+    (r".*_results?\.(xlsx|tsv|csv|json)", "a judged copy of the results (_<judge>_result, _results)"),
     (r".*_auxmatch\.(xlsx|tsv|csv)", "an answer-matching output (_auxmatch)"),
     (r".*_score\.(csv|json|xlsx)", "a score report (_score)"),
     (r".*_prefetch\.(xlsx|tsv|csv)", "a prefetch log (_prefetch)"),
-    (r".*_(supp|tmp|fine_grained|metrics|rating)\.(xlsx|tsv|csv|json)", "an evaluation side output"),
+    (r".*_(supp|tmp|fine_grained|metrics|rating|detail|REresult)\.(xlsx|tsv|csv|json)", "an evaluation side output"),
     (r".*_results\.tsv", "a settings report (3DSRBench's _results.tsv)"),
     (r".*_REresult\.csv", "a rotational report (TDBench's _REresult.csv)"),
     (r".*_cotpost\.(xlsx|tsv|csv)", "COT-post-processed predictions (MMMU-Pro's _cotpost)"),
