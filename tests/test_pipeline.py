@@ -162,3 +162,17 @@ def test_gaia_single_archive_goes_through_the_executor(tmp_path):
 
     (record,) = LocalExecutor(1).run(plan, GradeOptions(metadata=load_metadata(EXAMPLES / "dataset", "validation")), [None], [None])
     assert (record.tasks, record.correct) == (payload["tasks"], payload["correct"])
+
+
+def test_single_vlm_file_prints_its_status_and_keeps_the_archives_report(tree, tmp_path):
+    folder = tree / "vila_8b"
+    before = (folder / "vila_8b_MMStar_acc.csv").read_bytes()
+    res = _cli("grade", "vila_8b_MMStar.xlsx", cwd=folder)
+    assert res.exit_code == 2 and "is the archive's own report" in res.output
+    assert (folder / "vila_8b_MMStar_acc.csv").read_bytes() == before
+    res = _cli("grade", folder / "vila_8b_MMStar.xlsx", cwd=tmp_path)
+    assert res.exit_code == 0, res.output
+    assert "Status: ok" in res.output and "Archive's own report:" in res.output and "ours 0.4167" in res.output
+    res = _cli("grade", folder / "vila_8b_MMStar.xlsx", "--json", "--acc", tmp_path / "x_acc.csv", cwd=tmp_path)
+    payload = json.loads(res.output)
+    assert payload["status"] == "ok" and payload["archive_headline"] == pytest.approx(0.4166666666666667)
