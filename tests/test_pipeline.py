@@ -176,3 +176,18 @@ def test_single_vlm_file_prints_its_status_and_keeps_the_archives_report(tree, t
     res = _cli("grade", folder / "vila_8b_MMStar.xlsx", "--json", "--acc", tmp_path / "x_acc.csv", cwd=tmp_path)
     payload = json.loads(res.output)
     assert payload["status"] == "ok" and payload["archive_headline"] == pytest.approx(0.4166666666666667)
+
+
+def test_reports_with_columns_in_another_order_and_2023_xlsx_index(tmp_path):
+    # ChartQA's split columns come from a Python set upstream: the same cells in another order agree.
+    ours = pl.DataFrame({"test_augmented": [63.8], "test_human": [37.9], "Overall": [50.9]})
+    theirs = ours.select("test_human", "test_augmented", "Overall")
+    assert reporters.report_differences(ours, theirs) == []
+    assert reporters.report_differences(ours, theirs.with_columns(pl.lit(1.0).alias("test_human")))[0].startswith("row 1 test_human")
+    # 2023's reports were written by pandas' to_excel, row index first: it is not a column.
+    frame = pl.DataFrame({"field": ["Overall", "Art"], "acc": [30.8, 20.0]})
+    import pandas as pd
+
+    pd.DataFrame(frame.to_dict(as_series=False)).to_excel(tmp_path / "r_acc.xlsx")
+    assert reporters.read_report(tmp_path / "r_acc.xlsx").columns == ["field", "acc"]
+    assert reporters.report_differences(frame, reporters.read_report(tmp_path / "r_acc.xlsx")) == []

@@ -360,13 +360,15 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
 def _archive_report(job: Job, entry: benchmarks.Benchmark, ours: Path | None, records: Any) -> Path | None:
     """The report VLMEvalKit wrote beside the result file, when the archive has one and it
     is not the report this run writes: ``{stem}{report}``, or for judge-scored sets
-    ``{stem}_{judge}{report}`` (``.xlsx`` in 2023)."""
+    ``{stem}_{judge}{report}`` (either as ``.xlsx`` in 2023)."""
     if entry.report is None:
         return None
     stem, report = job.path.stem, entry.report
-    names = [f"{stem}{report}"]
+    bare = Path(report).stem
+    # 2023 archives wrote their reports as .xlsx.
+    names = [f"{stem}{report}", f"{stem}{bare}.xlsx"]
     if records is not None and records.judge:
-        names += [f"{stem}_{records.judge}{report}", f"{stem}_{records.judge}{Path(report).stem}.xlsx"]
+        names += [f"{stem}_{records.judge}{report}", f"{stem}_{records.judge}{bare}.xlsx"]
     for name in names:
         theirs = job.path.with_name(name)
         if theirs.is_file() and (ours is None or ours.resolve() != theirs.resolve()):
