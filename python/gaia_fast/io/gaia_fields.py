@@ -118,6 +118,21 @@ VERDICT_FIELDS: tuple[str, ...] = (
     "score",
 )
 
+#: Labels of the layouts seen in the survey (docs/gaia_layouts.md), by the fields that mark
+#: them. A label only names the layout in reports: the roles always come from the role
+#: lists above, whatever the label.
+LABELS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("tapeagents-tape", frozenset({"metadata.result", "metadata.task.task_id"})),
+    ("openhands-output", frozenset({"instance_id", "test_result.model_answer"})),
+    ("agents-course-submission", frozenset({"task_id", "submitted_answer"})),
+    ("agents-course-log", frozenset({"Task ID", "Submitted Answer"})),
+    ("smolagents-decentralized", frozenset({"question", "original_question", "answer", "true_answer"})),
+    ("agentjo-results", frozenset({"question", "output", "true_answer", "is_correct"})),
+)
+
+#: Every layout name the vocabulary gives.
+LABEL_NAMES = frozenset({"fields", *(name for name, _ in LABELS)})
+
 #: How deep :func:`field_paths` looks into nested objects.
 MAX_DEPTH = 3
 
@@ -132,6 +147,7 @@ class Recognised:
     truth: str | None
     level: str | None
     verdict: str | None
+    label: str = "fields"
 
     @property
     def nested(self) -> bool:
@@ -220,7 +236,8 @@ def recognise(paths: Iterable[str], *, prediction: str | None = None) -> Recogni
     question = _first(QUESTION_FIELDS, have, taken)
     level = _first(LEVEL_FIELDS, have, taken)
     verdict = _first(VERDICT_FIELDS, have, taken)
-    return Recognised(tid, question, prediction, truth, level, verdict)
+    label = next((name for name, marks in LABELS if marks <= have), "fields")
+    return Recognised(tid, question, prediction, truth, level, verdict, label)
 
 
 _TRUE = {"true", "1", "1.0", "yes", "correct", "pass", "passed", "✅", "✓"}

@@ -201,7 +201,7 @@ def _vocabulary(cols: set[str], path, prediction_col: str | None) -> Layout | No
         raise InputError(path, str(e)) from None
     if r is None:
         return None
-    return Layout("fields", r.task_id, r.prediction, r.truth, r.level, r.question if r.task_id is None else None, r.verdict)
+    return Layout(r.label, r.task_id, r.prediction, r.truth, r.level, r.question if r.task_id is None else None, r.verdict)
 
 
 def _extras(layout: Layout, cols: set[str]) -> Layout:
@@ -249,9 +249,10 @@ def detect_layout(
             f"cannot tell which column holds the predictions (columns: {shown}); "
             "use --prediction-col (and --truth-col / --id-col)",
         )
-    base = found or _extras(Layout("custom", _first(_ID_KEYS, cols), prediction_col or "", _first(_TRUTH_KEYS, cols), _first(_LEVEL_KEYS, cols)), cols)
+    truths = tuple(k for k in _TRUTH_KEYS if k != prediction_col)  # the user's answer is not also the truth
+    base = found or _extras(Layout("custom", _first(_ID_KEYS, cols), prediction_col or "", _first(truths, cols), _first(_LEVEL_KEYS, cols)), cols)
     custom = any(x is not None for x in (prediction_col, truth_col, id_col, level_col))
-    if found is not None and found.name == "fields":
+    if found is not None and found.name in gaia_fields.LABEL_NAMES:
         cols = everything
     tid = id_col or (base.task_id if base.task_id in cols else None)
     layout = Layout(
