@@ -12,7 +12,7 @@ import click
 from gaia_fast import benchmarks
 from gaia_fast.cli._common import BadInput
 from gaia_fast.grading.archive import OutputError
-from gaia_fast.grading.execute import grade_many
+from gaia_fast.grading.execute import LocalExecutor, out_paths, report_paths
 from gaia_fast.grading.plan import ArchiveRecord, Plan, columns
 from gaia_fast.grading.reporters import write_summary
 
@@ -98,15 +98,9 @@ def grade_bulk(plan: Plan, options: dict[str, Any], *, summary: Path | None, rep
         raise click.UsageError(f"--compare applies to GAIA archives (a second GAIA scorer); none of the {len(plan.jobs)} archive(s) is one")
     if summary is not None and summary.suffix.lower() not in (".csv", ".parquet", ".pq"):
         raise click.BadParameter(f"{summary}: write the summary as .csv or .parquet", param_hint="--summary")
-    meta = None
-    if options.get("metadata") is not None:
-        from gaia_fast.datasets.gaia import load_metadata
-        from gaia_fast.io.readers import InputError
+    from gaia_fast.cli.grade import load_meta
 
-        try:
-            meta = load_metadata(options["metadata"], options["split"])
-        except InputError as e:
-            raise BadInput(str(e)) from None
+    meta = load_meta(options)
     as_json = options.get("as_json", False)
     if not plan.jobs and not plan.skipped_files:
         raise BadInput("no result files found")
@@ -211,31 +205,16 @@ def _judges(options: dict[str, Any], modules: list[str], console) -> _Judges:
 
 
 def _run(plan: Plan, options: dict[str, Any], judges: _Judges, *, report_dir, jobs, meta, out_dir, on_done) -> list[ArchiveRecord]:
+    from gaia_fast.cli.grade import gaia_options
+
+    grading = gaia_options(options, meta, judges=judges.by_module, judge_options=judges.options)
+    grading.limit = 1  # no detailed tables for several archives
+    outs = out_paths(plan, out_dir) if out_dir is not None else [None] * len(plan.jobs)
+    reports = report_paths(plan, report_dir)
     if judges.bar is not None:
         judges.bar.start()
     try:
-        return grade_many(
-            plan,
-            report_dir=report_dir,
-            jobs=jobs,
-            metadata=meta,
-            scorer=options.get("scorer", "gaia"),
-            variant=options.get("variant"),
-            as_of=options.get("as_of"),
-            seed=options.get("seed", 0),
-            prediction_col=options.get("prediction_col"),
-            truth_col=options.get("truth_col"),
-            id_col=options.get("id_col"),
-            level_col=options.get("level_col"),
-            skip_bad_lines=options.get("skip_bad_lines", False),
-            chunk_rows=options.get("chunk_rows", 1_000_000),
-            on_done=on_done,
-            out_dir=out_dir,
-            compare=options.get("compare"),
-            explain=options.get("explain", False),
-            judges=judges.by_module,
-            judge_options=judges.options,
-        )
+        return LocalExecutor(jobs).run(plan, grading, reports, outs, on_done=on_done)
     finally:
         if judges.bar is not None:
             judges.bar.stop()

@@ -12,25 +12,24 @@ import json
 import logging
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
-from datetime import date
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import click
 import polars as pl
 
-from gaia_fast.datasets.gaia import load_metadata, locate_metadata, validate_submission
 from gaia_fast.cli._common import BadInput
 from gaia_fast.cli._grade_report import print_input_warnings, print_outputs, print_summary
-from gaia_fast.benchmarks import detect, variant_on
 from gaia_fast.cli._many import grade_bulk
 from gaia_fast.cli.vlm import BENCHMARKS, grade_vlm
-from gaia_fast.grading.discover import expand, is_metadata_folder, is_parquet_dataset, is_workspace
+from gaia_fast.datasets.gaia import load_metadata
 from gaia_fast.frame import SCORERS
-from gaia_fast.grading.archive import OutputError, check_no_overwrite, check_outputs_writable, grade_scan
-from gaia_fast.grading.summary import group_scores, leaderboard_scores
-from gaia_fast.io.readers import InputError, scan_archive
+from gaia_fast.grading.archive import OutputError, check_outputs_writable
+from gaia_fast.grading.discover import expand, is_metadata_folder, is_parquet_dataset, is_workspace, single
+from gaia_fast.grading.execute import GradeOptions, LocalExecutor
+from gaia_fast.grading.plan import Plan
+from gaia_fast.io.readers import InputError
 from gaia_fast.io.writers import table_format
 
 SPLITS = ("validation", "test")
@@ -217,28 +216,29 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
         if engine == "ray":
             raise click.UsageError("--as-of applies to VLMEvalKit files, not --engine ray (GAIA archives)")
         as_of = as_of.date()
-    if engine == "ray":
-        from gaia_fast.cli.grade_ray import grade_ray
-
-        grade_ray(archives, **ray_options, **options)
-        return
-    used = [f"--{k.replace('_', '-')}" for k, v in ray_options.items() if v is not None]
-    if used:
-        raise click.UsageError(f"{', '.join(used)} needs --engine ray")
+    options["as_of"] = as_of
+    if engine != "ray":
+        used = [f"--{k.replace('_', '-')}" for k, v in ray_options.items() if v is not None]
+        if used:
+            raise click.UsageError(f"{', '.join(used)} needs --engine ray")
     if not archives:
+        if engine == "ray":
+            raise click.UsageError("--engine ray grades one PATH per call (a file, or a folder or glob of Parquet parts)")
         _grade_zypher(options["comparison"], options["as_json"])
         return
     summary, report_dir, jobs = options.pop("summary"), options.pop("report_dir"), options.pop("jobs")
     benchmark = options["benchmark"]
     one = archives[0]
+    if engine == "ray":
+        from gaia_fast.cli.grade_ray import grade_ray
+
+        grade_ray(archives, **ray_options, **options)
+        return
     if len(archives) == 1 and summary is None and (one.is_file() or is_workspace(one) or is_parquet_dataset(one) or is_metadata_folder(one)):
-        # One archive: today's output.
-        if benchmark in ("auto", None):
-            # A VLMEvalKit result file names its dataset; anything else is a GAIA archive.
-            found = detect(one) if one.is_file() else None
-            benchmark = found.benchmark.name if found else "gaia"
-        options["benchmark"] = benchmark
-        grade_archive(one, as_of=as_of, **options)
+        # One archive: a plan of one, with its detailed report.
+        plan = single(one, benchmark or "auto")
+        options["benchmark"] = plan.jobs[0].benchmark
+        grade_archive(plan, **options)
         return
     try:
         exclude = [report_dir] + ([options["out"]] if options.get("out") is not None else [])
@@ -247,7 +247,7 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
         raise BadInput(str(e)) from None
     out_console, err = _consoles(options["as_json"])
     with _library_warnings(err):
-        code = grade_bulk(plan, {**options, "as_of": as_of}, summary=summary, report_dir=report_dir, jobs=jobs, err=err, out=out_console)
+        code = grade_bulk(plan, options, summary=summary, report_dir=report_dir, jobs=jobs, err=err, out=out_console)
     if code:
         sys.exit(code)
 
@@ -281,184 +281,84 @@ def _grade_zypher(comparison: Path, as_json: bool) -> None:
         click.echo(f"({result.other_levels} answer file(s) of tasks not at level {config.level} were not graded: BENCHMARK_LEVEL)", err=True)
 
 
-def grade_archive(
-    archive: Path,
-    metadata: Path | None,
-    split: str,
-    scorer: str,
-    prediction_col: str | None,
-    truth_col: str | None,
-    id_col: str | None,
-    level_col: str | None,
-    comparison: Path,
-    out: Path | None,
-    as_json: bool,
-    compare: str | None,
-    limit: int,
-    explain: bool,
-    skip_bad_lines: bool,
-    submission: bool,
-    benchmark: str,
-    variant: str | None,
-    seed: int,
-    judge_model: str | None,
-    judge_base_url: str | None,
-    judge_cache: bool,
-    save_judge_responses: Path | None,
-    acc: Path | None,
-    chunk_rows: int,
-    judge_max_wait: float = 300.0,
-    dedupe: str = "auto",
-    as_of: date | None = None,
-) -> None:
-    """Grade one archive: a results file or a workspace folder. ``as_of``: the variant is
-    the one VLMEvalKit's code for the benchmark had on that day (GAIA archives ignore it)."""
-    out_console, err = _consoles(as_json)
-    if benchmark != "gaia" and as_of is not None:
-        try:
-            variant = variant_on(benchmark, as_of)
-        except ValueError as e:
-            raise BadInput(f"{archive}: {e}") from None
-    if benchmark != "gaia":
-        gaia_only = {"--metadata": metadata, "--submission": submission, "--compare": compare}
+def gaia_options(options: dict[str, Any], meta: pl.DataFrame | None, **extra: Any) -> GradeOptions:
+    """The grading options of GAIA archives from the command's options."""
+    return GradeOptions(
+        metadata=meta,
+        metadata_path=options.get("metadata") if meta is not None else None,
+        split=options.get("split", "validation"),
+        scorer=options.get("scorer", "gaia"),
+        compare=options.get("compare"),
+        explain=options.get("explain", False),
+        limit=options.get("limit", 50),
+        prediction_col=options.get("prediction_col"),
+        truth_col=options.get("truth_col"),
+        id_col=options.get("id_col"),
+        level_col=options.get("level_col"),
+        skip_bad_lines=options.get("skip_bad_lines", False),
+        submission=options.get("submission", False),
+        dedupe=options.get("dedupe", "auto"),
+        chunk_rows=options.get("chunk_rows", 1_000_000),
+        seed=options.get("seed", 0),
+        variant=options.get("variant"),
+        as_of=options.get("as_of"),
+        **extra,
+    )
+
+
+def load_meta(options: dict[str, Any]) -> pl.DataFrame | None:
+    """``--metadata`` loaded (None without it); bad metadata is bad input."""
+    if options.get("metadata") is None:
+        return None
+    try:
+        return load_metadata(options["metadata"], options["split"])
+    except InputError as e:
+        raise BadInput(str(e)) from None
+
+
+def grade_archive(plan: Plan, **options: Any) -> None:
+    """Grade a plan of one archive and print its detailed report."""
+    job = plan.jobs[0]
+    if job.benchmark != "gaia":
+        gaia_only = {"--metadata": options["metadata"], "--submission": options["submission"], "--compare": options["compare"]}
         used = [flag for flag, value in gaia_only.items() if value]
         if used:
-            raise click.UsageError(f"{', '.join(used)} only apply to GAIA archives, not --benchmark {benchmark}")
-        with _library_warnings(err):
-            grade_vlm(
-                archive,
-                benchmark,
-                variant=variant,
-                seed=seed,
-                judge_model=judge_model,
-                judge_base_url=judge_base_url,
-                judge_cache=judge_cache,
-                save_judge_responses=save_judge_responses,
-                judge_max_wait=judge_max_wait,
-                out=out,
-                acc=acc,
-                as_json=as_json,
-                err=err,
-                out_console=out_console,
-                as_of=as_of,
-            )
+            raise click.UsageError(f"{', '.join(used)} only apply to GAIA archives, not --benchmark {job.benchmark}")
+        grade_vlm(job, options, *_consoles(options["as_json"]))
         return
+    out, comparison, as_json = options["out"], options["comparison"], options["as_json"]
+    out_console, err = _consoles(as_json)
     if out is not None:
         try:
             table_format(out)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--out") from None
-    if submission and metadata is None:
+    if options["submission"] and options["metadata"] is None:
         raise click.UsageError("--submission needs --metadata (the split's task ids and levels)")
-    outputs = {"--comparison": comparison, **({"--out": out} if out is not None else {})}
     try:
-        check_outputs_writable(outputs)
+        check_outputs_writable({"--comparison": comparison, **({"--out": out} if out is not None else {})})
     except OutputError as e:
         raise BadInput(str(e)) from None
 
     with _library_warnings(err):
+        meta = load_meta(options)
+        grading = gaia_options(options, meta, variant_scope="all", progress=lambda scan: _progress(scan, as_json, err))
         try:
-            meta = load_metadata(metadata, split) if metadata is not None else None
-            scan = scan_archive(
-                archive,
-                prediction_col=prediction_col,
-                truth_col=truth_col,
-                id_col=id_col,
-                level_col=level_col,
-                skip_bad_lines=skip_bad_lines or submission,
-                keep_originals=out is not None,
-            )
-        except InputError as e:
-            raise BadInput(str(e)) from None
-        layout = scan.layout
-        try:
-            inputs = list(scan.files) + (locate_metadata(metadata, split) if metadata is not None else [])
-            check_no_overwrite(inputs, outputs)
-        except (OutputError, InputError) as e:
-            raise BadInput(str(e)) from None
-
-        check = None
-        if submission:
-            assert meta is not None
-            try:
-                check = validate_submission(archive, meta, split)
-            except InputError as e:
-                raise BadInput(str(e)) from None
-
-        if meta is not None:
-            if layout.task_id is None:
-                raise BadInput(f"{archive}: no task id column to join with the metadata; use --id-col")
-        elif "truth" not in scan.frame.collect_schema():
-            raise click.UsageError(
-                f"{archive} ({layout.name} layout) has no truth column; pass --truth-col NAME or --metadata DATASET"
-            )
-
-        try:
-            # The engine's own morsel size keeps memory lowest; --chunk-rows only makes it
-            # smaller.
-            chunking = pl.Config(streaming_chunk_size=chunk_rows) if chunk_rows < 100_000 else nullcontext()
-            with _progress(scan, as_json, err) as on_rows, chunking:
-                outcome = grade_scan(
-                    scan,
-                    meta=meta,
-                    scorer=scorer,
-                    compare=compare,
-                    explain=explain,
-                    comparison=comparison,
-                    out=out,
-                    limit=limit,
-                    want_duplicates=not submission,
-                    dedupe=dedupe,
-                    progress=on_rows,
-                )
-        except InputError as e:
+            (record,) = LocalExecutor(1).run(plan, grading, [comparison], [out], raise_errors=True)
+        except (InputError, OutputError, ValueError) as e:
             raise BadInput(str(e)) from None
         except OSError as e:
             raise BadInput(f"cannot write {e.filename or ''}: {e.strerror or e}") from None
-
-        if outcome.level_lost:
-            logging.getLogger("gaia_fast.io").warning(
-                "%d level value(s) in column %r are not integers; their level is null", outcome.level_lost, layout.level
-            )
+        detail = record.detail
+        outcome, scan, check = detail["outcome"], detail["scan"], detail["check"]
         print_input_warnings(
             err, skipped=scan.skipped, differ=outcome.differ, duplicates=outcome.duplicates, examples=outcome.duplicate_examples
         )
-
-    summ = outcome.summary
-    result: dict[str, Any] = {
-        "archive": str(archive),
-        "layout": layout.name,
-        "scorer": scorer,
-        "metadata": str(metadata) if metadata is not None else None,
-        "split": split if metadata is not None else None,
-        "input_rows": outcome.input_rows,
-        "skipped_lines": [s.to_dict() for s in scan.skipped],
-        **summ,
-        "comparison": {"path": str(comparison), "rows": outcome.comparison_rows},
-        "out": str(out) if out is not None else None,
-    }
-    diff = outcome.diff
-    if compare is not None:
-        assert diff is not None
-        result["compare"] = {
-            "scorer": compare,
-            "summary": outcome.compare_summary,
-            "disagreements": outcome.diff_total,
-            "rows": diff.select(
-                [c for c in ("task_id", "level", "truth", "prediction", "score", "compare_score", "reason", "compare_reason") if c in diff.columns]
-            )
-            .with_columns(pl.col(pl.Enum, pl.Categorical).cast(pl.String))
-            .to_dicts(),
-        }
-    if check is not None:
-        sub = check.to_dict()
-        sub["scores"] = leaderboard_scores(group_scores(outcome.groups, graded=scorer == "gaia-graded"), check.expected)
-        result["submission"] = sub
-
+    result = detail["result"]
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False, default=str))
     else:
-        _print_report(out_console, result, outcome, scorer, compare, limit, explain)
+        _print_report(out_console, result, outcome, options["scorer"], options["compare"], options["limit"], options["explain"])
     if check is not None and not check.valid:
         err.print(f"[red]invalid submission:[/] {len(check.errors)} problem(s)", markup=True, highlight=False)
         sys.exit(1)

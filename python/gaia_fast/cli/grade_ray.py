@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import sys
-from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -110,15 +108,6 @@ class _Progress:
         self.last = p
 
 
-def _uri(path: Path) -> Path | str:
-    """The URI a PATH argument was (``s3://b/k`` arrives as Path ``s3:/b/k``)."""
-    m = re.match(r"^([A-Za-z][A-Za-z0-9+.-]+):/(?!/)(.*)$", str(path))
-    if m is None:
-        return path
-    scheme, rest = m.groups()
-    return f"{scheme}:///{rest}" if scheme == "file" else f"{scheme}://{rest}"
-
-
 def grade_ray(
     archives: tuple[Path, ...],
     *,
@@ -127,10 +116,12 @@ def grade_ray(
     ray_connect_timeout: float | None = None,
     **options: Any,
 ) -> None:
-    """Run ``grade`` for one PATH (a file, a folder or glob of Parquet parts) on Ray."""
+    """Run ``grade`` for one PATH (a file, a folder or glob of Parquet parts) on Ray: a plan
+    of one GAIA job on the Ray executor."""
     from gaia_fast.cli._grade_report import print_input_warnings, print_outputs, print_summary
-    from gaia_fast.cli.grade import _consoles, _library_warnings
-    from gaia_fast.datasets.gaia import load_metadata
+    from gaia_fast.cli.grade import _consoles, _library_warnings, gaia_options, load_meta
+    from gaia_fast.grading.execute import RayExecutor
+    from gaia_fast.grading.plan import Job, Plan
     from gaia_fast.io.readers import InputError, SkippedLine
     from gaia_fast.io.writers import table_format
     from gaia_fast.integrations.ray import CONNECT_TIMEOUT, STALL_TIMEOUT, RayTimeout
@@ -142,90 +133,39 @@ def grade_ray(
         used.append(f"--benchmark {options['benchmark']}")
     if used:
         raise click.UsageError(f"{', '.join(used)} not supported with --engine ray")
-    archive = _uri(archives[0])
     out, comparison, as_json = options.get("out"), options["comparison"], options.get("as_json", False)
-    scorer, metadata, split = options["scorer"], options.get("metadata"), options["split"]
     if out is not None:
         try:
             table_format(out)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--out") from None
     out_console, err = _consoles(as_json)
-
+    stall = ray_timeout or STALL_TIMEOUT
+    timeout = ray_connect_timeout or CONNECT_TIMEOUT
+    plan = Plan(jobs=[Job(archives[0], "gaia", None, archives[0].name)])
     with _library_warnings(err):
+        meta = load_meta(options)
+        executor = RayExecutor(start=lambda: _start(ray_address, timeout), stall=stall, progress=_Progress(err) if not as_json else None)
         try:
-            meta = load_metadata(metadata, split) if metadata is not None else None
+            (record,) = executor.run(plan, gaia_options(options, meta), [comparison], [out], raise_errors=True)
         except InputError as e:
             raise BadInput(str(e)) from None
-        ray, started = _start(ray_address, ray_connect_timeout or CONNECT_TIMEOUT)
-        stall = ray_timeout or STALL_TIMEOUT
-        progress = _Progress(err) if not as_json else None
-        try:
-            from ray.data import DataContext
-
-            from gaia_fast.integrations.ray import grade_archive_dataset, write_outputs
-
-            # Ray Data reports each execution at INFO (its logger is set up on import);
-            # the run's own output is the report.
-            logging.getLogger("ray.data").setLevel(logging.WARNING)
-
-            ctx = DataContext.get_current()
-            ctx.enable_progress_bars = False
-            ctx.execution_options.preserve_order = True  # --out keeps the archive's row order
-            try:
-                with progress or nullcontext():
-                    graded = grade_archive_dataset(
-                        archive,
-                        scorer=scorer,
-                        metadata=meta,
-                        prediction_col=options.get("prediction_col"),
-                        truth_col=options.get("truth_col"),
-                        id_col=options.get("id_col"),
-                        level_col=options.get("level_col"),
-                        skip_bad_lines=options.get("skip_bad_lines", False),
-                        explain=options.get("explain", False),
-                        keep_originals=out is not None,
-                        timeout=stall,
-                        on_progress=progress,
-                    )
-            except InputError as e:
-                raise BadInput(str(e)) from None
-            except RayTimeout as e:
-                raise BadInput(f"{e} (--ray-timeout {stall:g})") from None
-            print_input_warnings(
-                err,
-                skipped=[SkippedLine(**s) for s in graded.skipped],
-                differ=graded.truth_differs,
-                duplicates=len(graded.duplicate_ids),
-                examples=graded.duplicate_ids[:5],
-            )
-            try:
-                with progress or nullcontext():
-                    n_cmp = write_outputs(graded.scored, comparison=comparison, out=out, timeout=stall, on_progress=progress)
-            except OSError as e:
-                raise BadInput(f"cannot write {e.filename or ''}: {e.strerror or e}") from None
-            except RayTimeout as e:
-                raise BadInput(f"{e} (--ray-timeout {stall:g})") from None
-        finally:
-            if started:
-                ray.shutdown()
-
-    result: dict[str, Any] = {
-        "archive": str(archive),
-        "layout": graded.layout,
-        "scorer": scorer,
-        "engine": "ray",
-        "metadata": str(metadata) if metadata is not None else None,
-        "split": split if metadata is not None else None,
-        "input_rows": graded.input_rows,
-        "skipped_lines": graded.skipped,
-        **graded.summary,
-        "comparison": {"path": str(comparison), "rows": n_cmp},
-        "out": str(out) if out is not None else None,
-    }
+        except RayTimeout as e:
+            raise BadInput(f"{e} (--ray-timeout {stall:g})") from None
+        except OSError as e:
+            raise BadInput(f"cannot write {e.filename or ''}: {e.strerror or e}") from None
+        graded = record.detail["graded"]
+        print_input_warnings(
+            err,
+            skipped=[SkippedLine(**s) for s in graded.skipped],
+            differ=graded.truth_differs,
+            duplicates=len(graded.duplicate_ids),
+            examples=graded.duplicate_ids[:5],
+        )
+    result = record.detail["result"]
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False, default=str))
         return
-    print_summary(out_console, result, scorer, engine="ray")
+    print_summary(out_console, result, options["scorer"], engine="ray")
     print_outputs(out_console, result)
     sys.stdout.flush()

@@ -24,9 +24,9 @@ from rich.console import Console
 from rich.table import Table
 
 from gaia_fast import benchmarks
+from gaia_fast.grading.plan import Job
 from gaia_fast.io.readers import InputError
-from gaia_fast.io.vlm import read_result_table
-from gaia_fast.io.writers import table_format, write_report, write_table
+from gaia_fast.io.writers import table_format
 from gaia_fast.judge import JudgeEvent, OpenAIJudge, RecordingJudge, save_responses
 
 #: ``--benchmark`` names of the VLMEvalKit families (the registry's non-GAIA entries).
@@ -50,27 +50,16 @@ def _report_table(title: str, report: pl.DataFrame) -> Table:
     return t
 
 
-def grade_vlm(
-    archive: Path,
-    benchmark: str,
-    *,
-    variant: str | None,
-    seed: int,
-    judge_model: str | None,
-    judge_base_url: str | None,
-    judge_cache: bool = True,
-    save_judge_responses: Path | None,
-    out: Path | None,
-    acc: Path | None,
-    as_json: bool,
-    err: Console,
-    out_console: Console,
-    judge_max_wait: float | None = 300.0,
-    as_of: Any = None,
-) -> None:
+def grade_vlm(job: Job, options: dict[str, Any], out_console: Console, err: Console) -> None:
+    """Grade a plan of one VLMEvalKit file (``job``) and print its report."""
+    from gaia_fast.cli._common import BadInput
+    from gaia_fast.grading.execute import GradeOptions, LocalExecutor
+    from gaia_fast.grading.plan import Plan
+
+    archive, benchmark = job.path, job.benchmark
     entry = benchmarks.get(benchmark)
-    options = dict(entry.options)
-    module = importlib.import_module(entry.module)
+    out, acc, as_json, as_of = options.get("out"), options.get("acc"), options.get("as_json", False), options.get("as_of")
+    judge_model, save_judge_responses = options.get("judge_model"), options.get("save_judge_responses")
     for path, flag in ((out, "--out"), (acc, "--acc")):
         # A report may also be a JSON object (VLMEvalKit's _score.json).
         if path is not None and not (flag == "--acc" and path.suffix.lower() == ".json"):
@@ -78,27 +67,40 @@ def grade_vlm(
                 table_format(path)
             except ValueError as e:
                 raise click.BadParameter(str(e), param_hint=flag) from None
+    if as_of is not None:
+        try:
+            entry.variant_on(as_of)
+        except ValueError as e:
+            raise BadInput(f"{archive}: {e}") from None
     judge = None
     client = None
+    extra: dict[str, Any] = {}
     bar = _JudgeBar(err) if judge_model and not as_json else None
     if judge_model:
         client, judge, extra = make_judge(
             entry.module,
             judge_model=judge_model,
-            judge_base_url=judge_base_url,
-            judge_cache=judge_cache,
-            judge_max_wait=judge_max_wait,
+            judge_base_url=options.get("judge_base_url"),
+            judge_cache=options.get("judge_cache", True),
+            judge_max_wait=options.get("judge_max_wait", 300.0),
             on_event=bar,
         )
-        options = {**options, **extra}
     elif save_judge_responses is not None:
         raise click.UsageError("--save-judge-responses needs a judge (--judge-model)")
+    grading = GradeOptions(
+        variant=options.get("variant"),
+        variant_scope="all",
+        as_of=as_of,
+        seed=options.get("seed", 0),
+        judges={entry.module: judge} if judge is not None else {},
+        judge_options={entry.module: extra},
+    )
+    acc = acc or Path(f"{archive.stem}{entry.report or '_acc.csv'}")
     try:
-        frame = read_result_table(archive)
         if bar is not None:
             bar.start()
         try:
-            result = module.grade(frame, variant=variant, seed=seed, judge=judge, **options)
+            (record,) = LocalExecutor(1).run(Plan(jobs=[job]), grading, [acc], [out], raise_errors=True)
         finally:
             if bar is not None:
                 bar.stop()
@@ -106,16 +108,12 @@ def grade_vlm(
         raise click.ClickException(str(e)) from None
     except ValueError as e:  # bad variant or missing column, raised before any row is scored
         raise click.ClickException(f"{archive}: {e}") from None
+    result, variant = record.detail["result"], record.detail["variant"]
     if client is not None:
         result.stats["judge_client"] = {**client.stats, "breaker_open": bool(client.breaker and client.breaker.is_open)}
     judge_errors = _judge_errors(result.rows)
     if judge_errors:
         result.stats["judge_error_rows"] = judge_errors[0]
-
-    acc = acc or Path(f"{archive.stem}{entry.report or '_acc.csv'}")
-    write_report(result.report, acc)
-    if out is not None:
-        write_table(result.rows, out)
     if judge is not None and save_judge_responses is not None:
         save_responses(judge.replies, save_judge_responses)
 

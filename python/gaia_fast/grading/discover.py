@@ -24,7 +24,7 @@ from pathlib import Path
 from gaia_fast import benchmarks
 from gaia_fast.grading.plan import Job, Plan, SkippedFile
 
-__all__ = ["SEARCHED_SUFFIXES", "expand", "is_metadata_folder", "is_parquet_dataset", "is_workspace"]
+__all__ = ["SEARCHED_SUFFIXES", "expand", "is_metadata_folder", "is_parquet_dataset", "is_workspace", "single"]
 
 #: File types a folder search considers (others are listed as skipped). Plain ``.json`` is
 #: left out: in result trees it holds score reports; name such an archive explicitly.
@@ -187,3 +187,19 @@ def expand(
     return plan
 
 
+
+
+def single(path: str | os.PathLike, benchmark: str = "auto") -> Plan:
+    """The plan of one archive named on its own (a file, a workspace or a Parquet folder):
+    with ``benchmark="auto"`` a VLMEvalKit result file name gives its benchmark, anything
+    else is a GAIA archive."""
+    p = Path(path)
+    if benchmark == "auto":
+        found = benchmarks.detect(p) if p.is_file() else None
+        job = Job(p, found.benchmark.name, found.model, found.dataset) if found else Job(p, "gaia", None, p.stem)
+    else:
+        found = benchmarks.detect(p) if benchmark != "gaia" and p.is_file() else None
+        job = Job(p, benchmark, found.model if found else None, found.dataset if found else None)
+    plan = Plan(jobs=[job])
+    plan.seen.add(p.resolve())
+    return plan

@@ -1,5 +1,11 @@
-"""The executor: grade each job of a plan (a thread pool: the native scorers and the Polars
-readers release the GIL) and return one :class:`~gaia_fast.grading.plan.ArchiveRecord` per job.
+"""The executor: grade each job of a plan and return one
+:class:`~gaia_fast.grading.plan.ArchiveRecord` per job.
+
+One archive or many take this one path: discovery makes a plan (a plan of one for a
+single file), :func:`grade_job` grades one job and yields its record (with the job's full
+result in ``record.detail`` for the detailed report), and an executor runs the jobs:
+:class:`LocalExecutor` (a thread pool: the native scorers and the Polars readers release
+the GIL) or :class:`RayExecutor` (GAIA archives read and scored on a Ray cluster).
 
 Reports go under ``report_dir`` with VLMEvalKit's names (``<model>/{model}_{dataset}_acc.csv``)
 or, for GAIA, ``<run>/answer_comparison.csv``; a report never replaces a file the search
@@ -13,9 +19,12 @@ import importlib
 import logging
 import math
 import os
-from collections.abc import Callable, Iterator, Mapping
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -24,92 +33,73 @@ import polars as pl
 from gaia_fast import benchmarks
 from gaia_fast.grading.plan import ArchiveRecord, Job, Plan
 
-__all__ = ["CAN_INFER_BENCHMARKS", "OUT_SUFFIX", "grade_gaia", "grade_many", "out_paths"]
+__all__ = [
+    "CAN_INFER_BENCHMARKS",
+    "OUT_SUFFIX",
+    "GradeOptions",
+    "LocalExecutor",
+    "RayExecutor",
+    "grade_gaia",
+    "grade_job",
+    "grade_many",
+    "out_paths",
+    "report_paths",
+]
 
 log = logging.getLogger(__name__)
 
+#: Benchmarks whose ``variant`` is the ``can_infer`` version, the one ``variant=`` of a run
+#: of several archives sets; the others run their own default.
+CAN_INFER_BENCHMARKS = frozenset({"mcq", "mmt-bench", "mcq-circular", "livexivvqa"})
 
-def grade_gaia(
-    path: str | os.PathLike,
-    *,
-    metadata: pl.DataFrame | None = None,
-    scorer: str = "gaia",
-    prediction_col: str | None = None,
-    truth_col: str | None = None,
-    id_col: str | None = None,
-    level_col: str | None = None,
-    skip_bad_lines: bool = False,
-    comparison: str | os.PathLike | None = None,
-    chunk_rows: int = 1_000_000,
-    out: str | os.PathLike | None = None,
-    compare: str | None = None,
-    explain: bool = False,
-) -> dict[str, Any]:
-    """Grade one GAIA archive (file, workspace folder or Parquet dataset) in one streaming
-    pass, the plan of the single-archive command (:func:`gaia_fast.grading.archive.grade_scan`),
-    and return its summary (``input_rows``, ``layout``, ``tasks``, ``correct``,
-    ``accuracy_weighted``, ``levels``, ``status_counts``, ...). ``metadata`` is a frame from
-    :func:`gaia_fast.datasets.gaia.load_metadata`. Writes ``answer_comparison.csv`` to
-    ``comparison`` and every row and column to ``out`` when given (both atomically);
-    ``compare`` adds a second scorer's summary (``compare``) and the number of rows the two
-    decide differently (``disagreements``); ``explain`` adds the ``reason`` column to ``out``.
-    ``chunk_rows`` is accepted for compatibility: the engine's chunk bounds memory. Raises
-    :class:`gaia_fast.io.readers.InputError` (bad input) or ``ValueError`` (no truth)."""
-    import tempfile
-
-    from gaia_fast.grading.archive import grade_scan
-    from gaia_fast.io.readers import scan_archive
-
-    scan = scan_archive(
-        path,
-        prediction_col=prediction_col,
-        truth_col=truth_col,
-        id_col=id_col,
-        level_col=level_col,
-        skip_bad_lines=skip_bad_lines,
-        keep_originals=out is not None,
-    )
-    layout = scan.layout
-    if metadata is not None:
-        if layout.task_id is None:
-            raise ValueError(f"{path}: no task id column to join with the metadata; use --id-col")
-    elif "truth" not in scan.frame.collect_schema():
-        raise ValueError(f"{path} ({layout.name} layout) has no truth column; pass --truth-col NAME or --metadata DATASET")
-    with tempfile.TemporaryDirectory(prefix="gaia-fast-") if comparison is None else _no_dir() as scratch:
-        # The plan always writes a comparison; without a report it goes to a scratch folder.
-        target = Path(comparison) if comparison is not None else Path(scratch) / "answer_comparison.csv"
-        outcome = grade_scan(
-            scan,
-            meta=metadata,
-            scorer=scorer,
-            compare=compare,
-            explain=explain,
-            comparison=target,
-            out=None if out is None else Path(out),
-            limit=1,
-            want_duplicates=True,
-        )
-    for s in scan.skipped:
-        log.warning("%s: skipped %s", path, s)
-    return {
-        "archive": str(path),
-        "layout": layout.name,
-        "scorer": scorer,
-        "input_rows": outcome.input_rows,
-        "skipped_lines": len(scan.skipped),
-        **outcome.summary,
-        "comparison": None if comparison is None else {"path": str(comparison), "rows": outcome.comparison_rows},
-        "out": None if out is None else str(out),
-        "duplicates": outcome.duplicates,
-        "truth_differs": outcome.differ,
-        "compare": None if compare is None else {"scorer": compare, **(outcome.compare_summary or {})},
-        "disagreements": outcome.diff_total if compare is not None else None,
-    }
+#: Suffix of the scored tables written under ``out_dir`` (a folder search lists such
+#: files as outputs, see :data:`gaia_fast.benchmarks.NON_RESULT`).
+OUT_SUFFIX = ".scored.parquet"
 
 
-@contextmanager
-def _no_dir() -> Iterator[None]:
-    yield None
+@dataclass
+class GradeOptions:
+    """What every job of a run shares: the command's options, parsed."""
+
+    #: GAIA: task metadata (a frame from :func:`gaia_fast.datasets.gaia.load_metadata`), the
+    #: path it came from (so no output replaces it) and its split.
+    metadata: pl.DataFrame | None = None
+    metadata_path: Path | None = None
+    split: str = "validation"
+    scorer: str = "gaia"
+    #: GAIA: a second scorer (its summary and the rows the two decide differently).
+    compare: str | None = None
+    #: GAIA: the ``reason`` column in ``--out``, and the table of rows not fully correct.
+    explain: bool = False
+    #: GAIA: rows kept for the explain / compare tables (0 = all).
+    limit: int = 50
+    prediction_col: str | None = None
+    truth_col: str | None = None
+    id_col: str | None = None
+    level_col: str | None = None
+    skip_bad_lines: bool = False
+    #: GAIA: validate the archive as a leaderboard submission (``detail["check"]``).
+    submission: bool = False
+    dedupe: str = "auto"
+    chunk_rows: int = 1_000_000
+    #: VLMEvalKit: the reference version. ``variant_scope="can_infer"`` (several archives)
+    #: gives it only to the families whose variant is the ``can_infer`` version; ``"all"``
+    #: (one archive) to whatever benchmark it is.
+    variant: str | None = None
+    variant_scope: str = "can_infer"
+    #: VLMEvalKit: grade as the evaluation code stood on this day (replaces ``variant``).
+    as_of: date | None = None
+    seed: int = 0
+    #: The family module -> the judge its archives use, and extra options of its ``grade``.
+    judges: Mapping[str, Any] = field(default_factory=dict)
+    judge_options: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+    #: GAIA: ``progress(scan)`` is a context manager giving a rows callback (or None).
+    progress: Callable[[Any], AbstractContextManager[Callable[[int], None] | None]] | None = None
+
+
+# --------------------------------------------------------------------------------------
+# One job
+# --------------------------------------------------------------------------------------
 
 
 def _number(x: Any) -> float | int | None:
@@ -121,29 +111,112 @@ def _number(x: Any) -> float | int | None:
     return int(x) if x.is_integer() else x
 
 
-class _Reports:
-    """Report paths under one folder: VLMEvalKit's names, never a file the search found,
-    never the same path twice (``-2``, ``-3`` ... on a clash)."""
+def _grade_gaia(job: Job, options: GradeOptions, report: Path | None, out: Path | None) -> ArchiveRecord:
+    """One GAIA archive in one streaming pass (:func:`gaia_fast.grading.archive.grade_scan`).
+    ``report`` is its ``answer_comparison.csv`` (a scratch file when None)."""
+    from gaia_fast.datasets.gaia import locate_metadata, validate_submission
+    from gaia_fast.grading.archive import check_no_overwrite, grade_scan
+    from gaia_fast.io.readers import scan_archive
 
-    def __init__(self, root: Path, seen: set[Path]) -> None:
-        self.root = root
-        self.seen = seen
-        self.taken: set[Path] = set()
+    path, meta = job.path, options.metadata
+    scan = scan_archive(
+        path,
+        prediction_col=options.prediction_col,
+        truth_col=options.truth_col,
+        id_col=options.id_col,
+        level_col=options.level_col,
+        skip_bad_lines=options.skip_bad_lines or options.submission,
+        keep_originals=out is not None,
+    )
+    layout = scan.layout
+    outputs = {"--comparison": report, "--out": out}
+    inputs = list(scan.files) + (locate_metadata(options.metadata_path, options.split) if options.metadata_path is not None else [])
+    check_no_overwrite(inputs, {k: v for k, v in outputs.items() if v is not None})
+    check = None
+    if options.submission:
+        if meta is None:
+            raise ValueError("--submission needs --metadata (the split's task ids and levels)")
+        check = validate_submission(path, meta, options.split)
+    if meta is not None:
+        if layout.task_id is None:
+            raise ValueError(f"{path}: no task id column to join with the metadata; use --id-col")
+    elif "truth" not in scan.frame.collect_schema():
+        raise ValueError(f"{path} ({layout.name} layout) has no truth column; pass --truth-col NAME or --metadata DATASET")
+    # The engine's own morsel size keeps memory lowest; --chunk-rows only makes it smaller.
+    chunking = pl.Config(streaming_chunk_size=options.chunk_rows) if options.chunk_rows < 100_000 else nullcontext()
+    progress = options.progress(scan) if options.progress is not None else nullcontext()
+    with tempfile.TemporaryDirectory(prefix="gaia-fast-") if report is None else nullcontext() as scratch:
+        # The plan always writes a comparison; without a report it goes to a scratch folder.
+        target = report if report is not None else Path(scratch) / "answer_comparison.csv"
+        with progress as on_rows, chunking:
+            outcome = grade_scan(
+                scan,
+                meta=meta,
+                scorer=options.scorer,
+                compare=options.compare,
+                explain=options.explain,
+                comparison=target,
+                out=out,
+                limit=options.limit,
+                want_duplicates=not options.submission,
+                dedupe=options.dedupe,
+                progress=on_rows,
+            )
+    if outcome.level_lost:
+        log.warning("%d level value(s) in column %r are not integers; their level is null", outcome.level_lost, layout.level)
+    result: dict[str, Any] = {
+        "archive": str(path),
+        "layout": layout.name,
+        "scorer": options.scorer,
+        "metadata": str(options.metadata_path) if options.metadata_path is not None else None,
+        "split": options.split if meta is not None else None,
+        "input_rows": outcome.input_rows,
+        "skipped_lines": [s.to_dict() for s in scan.skipped],
+        **outcome.summary,
+        "comparison": None if report is None else {"path": str(report), "rows": outcome.comparison_rows},
+        "out": str(out) if out is not None else None,
+    }
+    if options.compare is not None:
+        diff = outcome.diff
+        assert diff is not None
+        result["compare"] = {
+            "scorer": options.compare,
+            "summary": outcome.compare_summary,
+            "disagreements": outcome.diff_total,
+            "rows": diff.select(
+                [c for c in ("task_id", "level", "truth", "prediction", "score", "compare_score", "reason", "compare_reason") if c in diff.columns]
+            )
+            .with_columns(pl.col(pl.Enum, pl.Categorical).cast(pl.String))
+            .to_dicts(),
+        }
+    status, error = "ok", None
+    if check is not None:
+        from gaia_fast.grading.summary import group_scores, leaderboard_scores
 
-    def claim(self, sub: str, name: str) -> Path:
-        base = self.root / sub
-        path = base / name
-        k = 2
-        while path.resolve() in self.taken or path.resolve() in self.seen:
-            path = self.root / f"{sub}-{k}" / name
-            k += 1
-        self.taken.add(path.resolve())
-        return path
-
-
-#: Benchmarks whose ``variant`` is the ``can_infer`` version, the one ``variant=`` of
-#: :func:`grade_many` sets; the others run their own default.
-CAN_INFER_BENCHMARKS = frozenset({"mcq", "mmt-bench", "mcq-circular", "livexivvqa"})
+        sub = check.to_dict()
+        sub["scores"] = leaderboard_scores(group_scores(outcome.groups, graded=options.scorer == "gaia-graded"), check.expected)
+        result["submission"] = sub
+        if not check.valid:
+            status, error = "invalid", f"invalid leaderboard submission: {len(check.errors)} problem(s)"
+    return ArchiveRecord(
+        path=str(path),
+        benchmark="gaia",
+        model=job.model,
+        dataset=job.dataset,
+        variant=options.scorer,
+        rows=outcome.input_rows,
+        tasks=outcome.summary["tasks"],
+        correct=_number(outcome.summary["correct"]),
+        accuracy=_number(outcome.summary["accuracy_weighted"]),
+        status=status,
+        error=error,
+        report=None if report is None else str(report),
+        out=None if out is None else str(out),
+        compare=options.compare,
+        compare_accuracy=None if options.compare is None else _number((outcome.compare_summary or {}).get("accuracy_weighted")),
+        disagreements=outcome.diff_total if options.compare is not None else None,
+        detail={"result": result, "outcome": outcome, "scan": scan, "check": check},
+    )
 
 
 def _judge_errors(rows: pl.DataFrame) -> tuple[int, str | None]:
@@ -155,21 +228,27 @@ def _judge_errors(rows: pl.DataFrame) -> tuple[int, str | None]:
     return failed.height, first
 
 
-def _grade_vlm(job: Job, report: Path | None, out: Path | None, options: dict[str, Any]) -> ArchiveRecord:
+def _variant(job: Job, entry: benchmarks.Benchmark, options: GradeOptions) -> str | None:
+    if options.as_of is not None:
+        return entry.variant_on(options.as_of)  # ValueError: a date the table says nothing about
+    if options.variant_scope == "all" or job.benchmark in CAN_INFER_BENCHMARKS:
+        return options.variant
+    return None
+
+
+def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path | None) -> ArchiveRecord:
+    """One VLMEvalKit result file through its family's ``grade`` (extract -> score ->
+    aggregate); ``report`` gets the family's report table, ``out`` every row."""
     from gaia_fast.io.vlm import read_result_table
     from gaia_fast.io.writers import write_report, write_table
 
     entry = benchmarks.get(job.benchmark or "")
     module = importlib.import_module(entry.module)
+    variant = _variant(job, entry, options)
     frame = read_result_table(job.path)
-    as_of = options.get("as_of")
-    if as_of is not None:
-        variant = entry.variant_on(as_of)  # ValueError: a date the table says nothing about
-    else:
-        variant = options.get("variant") if job.benchmark in CAN_INFER_BENCHMARKS else None
-    judge = (options.get("judges") or {}).get(entry.module)
-    family_options = {**entry.options, **((options.get("judge_options") or {}).get(entry.module) or {})}
-    result = module.grade(frame, variant=variant, seed=options.get("seed", 0), judge=judge, **family_options)
+    judge = options.judges.get(entry.module)
+    family_options = {**entry.options, **(options.judge_options.get(entry.module) or {})}
+    result = module.grade(frame, variant=variant, seed=options.seed, judge=judge, **family_options)
     if report is not None:
         write_report(result.report, report)
     if out is not None:
@@ -223,10 +302,16 @@ def _grade_vlm(job: Job, report: Path | None, out: Path | None, options: dict[st
         error=error or None,
         report=None if report is None else str(report),
         out=None if out is None else str(out),
+        detail={"result": result, "variant": variant, "judge_errors": (failed, first)},
     )
 
 
-def _grade_one(job: Job, report: Path | None, out: Path | None, options: dict[str, Any]) -> ArchiveRecord:
+def grade_job(
+    job: Job, options: GradeOptions, report: Path | None = None, out: Path | None = None, *, raise_errors: bool = False
+) -> ArchiveRecord:
+    """Grade one job and return its record. A job with no flow gives a ``skipped`` record.
+    An archive that cannot be graded gives an ``error`` record naming it, or, with
+    ``raise_errors`` (a plan of one, whose caller reports the error itself), raises."""
     if job.benchmark is None:
         return ArchiveRecord(str(job.path), "unsupported", job.model, job.dataset, status="skipped", error=job.reason)
     try:
@@ -234,40 +319,11 @@ def _grade_one(job: Job, report: Path | None, out: Path | None, options: dict[st
             if target is not None:
                 target.parent.mkdir(parents=True, exist_ok=True)
         if job.benchmark == "gaia":
-            compare = options.get("compare")
-            res = grade_gaia(
-                job.path,
-                metadata=options.get("metadata"),
-                scorer=options.get("scorer", "gaia"),
-                prediction_col=options.get("prediction_col"),
-                truth_col=options.get("truth_col"),
-                id_col=options.get("id_col"),
-                level_col=options.get("level_col"),
-                skip_bad_lines=options.get("skip_bad_lines", False),
-                comparison=report,
-                out=out,
-                compare=compare,
-                explain=options.get("explain", False),
-            )
-            return ArchiveRecord(
-                path=str(job.path),
-                benchmark="gaia",
-                model=job.model,
-                dataset=job.dataset,
-                variant=options.get("scorer", "gaia"),
-                rows=res["input_rows"],
-                tasks=res["tasks"],
-                correct=_number(res["correct"]),
-                accuracy=_number(res["accuracy_weighted"]),
-                status="ok",
-                report=None if report is None else str(report),
-                out=None if out is None else str(out),
-                compare=compare,
-                compare_accuracy=None if compare is None else _number(res["compare"]["accuracy_weighted"]),
-                disagreements=res["disagreements"],
-            )
-        return _grade_vlm(job, report, out, options)
+            return _grade_gaia(job, options, report, out)
+        return _grade_vlm(job, options, report, out)
     except Exception as e:  # noqa: BLE001 - one broken archive must not stop the others
+        if raise_errors:
+            raise
         message = str(e) or type(e).__name__
         if str(job.path) not in message:
             message = f"{job.path}: {message}"
@@ -275,8 +331,33 @@ def _grade_one(job: Job, report: Path | None, out: Path | None, options: dict[st
         return ArchiveRecord(str(job.path), job.benchmark, job.model, job.dataset, status="error", error=message)
 
 
-def _report_for(job: Job, reports: _Reports | None) -> Path | None:
-    if reports is None or job.benchmark is None:
+# --------------------------------------------------------------------------------------
+# Where each job's outputs go
+# --------------------------------------------------------------------------------------
+
+
+class _Reports:
+    """Report paths under one folder: VLMEvalKit's names, never a file the search found,
+    never the same path twice (``-2``, ``-3`` ... on a clash)."""
+
+    def __init__(self, root: Path, seen: set[Path]) -> None:
+        self.root = root
+        self.seen = seen
+        self.taken: set[Path] = set()
+
+    def claim(self, sub: str, name: str) -> Path:
+        base = self.root / sub
+        path = base / name
+        k = 2
+        while path.resolve() in self.taken or path.resolve() in self.seen:
+            path = self.root / f"{sub}-{k}" / name
+            k += 1
+        self.taken.add(path.resolve())
+        return path
+
+
+def _report_for(job: Job, reports: _Reports) -> Path | None:
+    if job.benchmark is None:
         return None
     if job.benchmark == "gaia":
         run = job.dataset or job.path.stem
@@ -287,9 +368,12 @@ def _report_for(job: Job, reports: _Reports | None) -> Path | None:
     return reports.claim(model, name)
 
 
-#: Suffix of the scored tables written under ``out_dir`` (a folder search lists such
-#: files as outputs, see :data:`gaia_fast.benchmarks.NON_RESULT`).
-OUT_SUFFIX = ".scored.parquet"
+def report_paths(plan: Plan, report_dir: str | os.PathLike | None) -> list[Path | None]:
+    """Where each job's report goes under ``report_dir`` (None: no reports)."""
+    if report_dir is None:
+        return [None] * len(plan.jobs)
+    reports = _Reports(Path(report_dir), plan.seen)
+    return [_report_for(j, reports) for j in plan.jobs]
 
 
 def out_paths(plan: Plan, out_dir: str | os.PathLike) -> list[Path | None]:
@@ -329,6 +413,220 @@ def out_paths(plan: Plan, out_dir: str | os.PathLike) -> list[Path | None]:
     return targets
 
 
+# --------------------------------------------------------------------------------------
+# Executors
+# --------------------------------------------------------------------------------------
+
+
+@dataclass
+class LocalExecutor:
+    """Jobs on a thread pool of ``workers`` threads (default: the CPU count)."""
+
+    workers: int | None = None
+
+    def run(
+        self,
+        plan: Plan,
+        options: GradeOptions,
+        reports: Sequence[Path | None],
+        outs: Sequence[Path | None],
+        *,
+        on_done: Callable[[ArchiveRecord], None] | None = None,
+        raise_errors: bool = False,
+    ) -> list[ArchiveRecord]:
+        """One record per job, in plan order; ``on_done(record)`` as each finishes."""
+        workers = max(1, min(self.workers or os.cpu_count() or 1, len(plan.jobs) or 1))
+
+        def run(i: int) -> ArchiveRecord:
+            record = grade_job(plan.jobs[i], options, reports[i], outs[i], raise_errors=raise_errors)
+            if on_done is not None:
+                on_done(record)
+            return record
+
+        if workers == 1:
+            return [run(i) for i in range(len(plan.jobs))]
+        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="gaia-fast-grade") as pool:
+            return list(pool.map(run, range(len(plan.jobs))))
+
+
+@dataclass
+class RayExecutor:
+    """GAIA archives read, joined and scored as Ray tasks (a cluster at ``address``, else
+    ``RAY_ADDRESS``, else a local instance started for the run); the blocks stream back only
+    to be written. Every wait is bounded: ``connect_timeout`` to reach the cluster, ``stall``
+    seconds in which nothing finished (``stall``). ``progress`` gets Ray Data's progress
+    events. A job's path may be a URI (``s3://bucket/key``) readable on every node."""
+
+    #: ``start()`` connects (or starts a local instance) and returns ``(ray, started_here)``.
+    start: Callable[[], tuple[Any, bool]]
+    stall: float | None = None
+    progress: Any = None
+
+    def run(
+        self,
+        plan: Plan,
+        options: GradeOptions,
+        reports: Sequence[Path | None],
+        outs: Sequence[Path | None],
+        *,
+        on_done: Callable[[ArchiveRecord], None] | None = None,
+        raise_errors: bool = False,
+    ) -> list[ArchiveRecord]:
+        from gaia_fast.integrations.ray import STALL_TIMEOUT
+
+        others = [j for j in plan.jobs if j.benchmark != "gaia"]
+        if others:
+            raise ValueError(f"the Ray engine grades GAIA archives; {others[0].path} is {others[0].benchmark or 'not gradable'}")
+        ray, started = self.start()
+        stall = self.stall or STALL_TIMEOUT
+        records = []
+        try:
+            for job, report, out in zip(plan.jobs, reports, outs):
+                try:
+                    record = self._grade(job, options, report, out, stall)
+                except Exception as e:  # noqa: BLE001 - as the local executor
+                    if raise_errors:
+                        raise
+                    record = ArchiveRecord(str(job.path), job.benchmark, job.model, job.dataset, status="error", error=str(e) or type(e).__name__)
+                if on_done is not None:
+                    on_done(record)
+                records.append(record)
+        finally:
+            if started:
+                ray.shutdown()
+        return records
+
+    def _grade(self, job: Job, options: GradeOptions, report: Path | None, out: Path | None, stall: float) -> ArchiveRecord:
+        import logging as _logging
+
+        from ray.data import DataContext
+
+        from gaia_fast.integrations.ray import grade_archive_dataset, write_outputs
+
+        # Ray Data reports each execution at INFO (its logger is set up on import); the
+        # run's own output is the report.
+        _logging.getLogger("ray.data").setLevel(_logging.WARNING)
+        ctx = DataContext.get_current()
+        ctx.enable_progress_bars = False
+        ctx.execution_options.preserve_order = True  # --out keeps the archive's row order
+        progress = self.progress or nullcontext()
+        with progress:
+            graded = grade_archive_dataset(
+                _uri(job.path),
+                scorer=options.scorer,
+                metadata=options.metadata,
+                prediction_col=options.prediction_col,
+                truth_col=options.truth_col,
+                id_col=options.id_col,
+                level_col=options.level_col,
+                skip_bad_lines=options.skip_bad_lines,
+                explain=options.explain,
+                keep_originals=out is not None,
+                timeout=stall,
+                on_progress=self.progress,
+            )
+        with progress:
+            n_cmp = write_outputs(graded.scored, comparison=report, out=out, timeout=stall, on_progress=self.progress)
+        summary = graded.summary
+        result: dict[str, Any] = {
+            "archive": str(_uri(job.path)),
+            "layout": graded.layout,
+            "scorer": options.scorer,
+            "engine": "ray",
+            "metadata": str(options.metadata_path) if options.metadata_path is not None else None,
+            "split": options.split if options.metadata_path is not None else None,
+            "input_rows": graded.input_rows,
+            "skipped_lines": graded.skipped,
+            **summary,
+            "comparison": {"path": str(report), "rows": n_cmp},
+            "out": str(out) if out is not None else None,
+        }
+        return ArchiveRecord(
+            path=str(job.path),
+            benchmark="gaia",
+            model=job.model,
+            dataset=job.dataset,
+            variant=options.scorer,
+            rows=graded.input_rows,
+            tasks=summary["tasks"],
+            correct=_number(summary["correct"]),
+            accuracy=_number(summary["accuracy_weighted"]),
+            report=None if report is None else str(report),
+            out=None if out is None else str(out),
+            detail={"result": result, "graded": graded},
+        )
+
+
+def _uri(path: Path) -> Path | str:
+    """The URI a path argument was (``s3://b/k`` arrives as Path ``s3:/b/k``)."""
+    import re
+
+    m = re.match(r"^([A-Za-z][A-Za-z0-9+.-]+):/(?!/)(.*)$", str(path))
+    if m is None:
+        return path
+    scheme, rest = m.groups()
+    return f"{scheme}:///{rest}" if scheme == "file" else f"{scheme}://{rest}"
+
+
+# --------------------------------------------------------------------------------------
+# Library entry points
+# --------------------------------------------------------------------------------------
+
+
+def grade_gaia(
+    path: str | os.PathLike,
+    *,
+    metadata: pl.DataFrame | None = None,
+    scorer: str = "gaia",
+    prediction_col: str | None = None,
+    truth_col: str | None = None,
+    id_col: str | None = None,
+    level_col: str | None = None,
+    skip_bad_lines: bool = False,
+    comparison: str | os.PathLike | None = None,
+    chunk_rows: int = 1_000_000,
+    out: str | os.PathLike | None = None,
+    compare: str | None = None,
+    explain: bool = False,
+) -> dict[str, Any]:
+    """Grade one GAIA archive (file, workspace folder or Parquet dataset) in one streaming
+    pass and return its summary (``input_rows``, ``layout``, ``tasks``, ``correct``,
+    ``accuracy_weighted``, ``levels``, ``status_counts``, ...): a plan of one job through
+    :func:`grade_job`. ``metadata`` is a frame from
+    :func:`gaia_fast.datasets.gaia.load_metadata`. Writes ``answer_comparison.csv`` to
+    ``comparison`` and every row and column to ``out`` when given (both atomically);
+    ``compare`` adds a second scorer's summary and the number of rows the two decide
+    differently (``disagreements``); ``explain`` adds the ``reason`` column to ``out``.
+    Raises :class:`gaia_fast.io.readers.InputError` (bad input) or ``ValueError`` (no truth)."""
+    options = GradeOptions(
+        metadata=metadata,
+        scorer=scorer,
+        prediction_col=prediction_col,
+        truth_col=truth_col,
+        id_col=id_col,
+        level_col=level_col,
+        skip_bad_lines=skip_bad_lines,
+        chunk_rows=chunk_rows,
+        compare=compare,
+        explain=explain,
+        limit=1,
+    )
+    job = Job(Path(path), "gaia", None, Path(path).stem)
+    record = grade_job(job, options, None if comparison is None else Path(comparison), None if out is None else Path(out), raise_errors=True)
+    detail = record.detail
+    result, outcome, scan = detail["result"], detail["outcome"], detail["scan"]
+    for s in scan.skipped:
+        log.warning("%s: skipped %s", path, s)
+    return {
+        **result,
+        "skipped_lines": len(scan.skipped),
+        "duplicates": outcome.duplicates,
+        "truth_differs": outcome.differ,
+        "compare": None if compare is None else {"scorer": compare, **(outcome.compare_summary or {})},
+        "disagreements": outcome.diff_total if compare is not None else None,
+    }
+
+
 def grade_many(
     plan: Plan,
     *,
@@ -351,6 +649,7 @@ def grade_many(
     explain: bool = False,
     judges: Mapping[str, Any] | None = None,
     judge_options: Mapping[str, dict[str, Any]] | None = None,
+    options: GradeOptions | None = None,
 ) -> list[ArchiveRecord]:
     """Grade every job of ``plan`` (``jobs`` threads, default: the CPU count) and return one
     record per job, in plan order. ``variant`` (a ``can_infer`` version) goes to the
@@ -362,43 +661,29 @@ def grade_many(
     the judge its archives use, ``judge_options`` to extra options of its ``grade``.
     ``report_dir=None`` writes no reports; ``out_dir`` writes each archive's scored table
     (every row and column) under :func:`out_paths`. ``on_done(record)`` is called as each
-    finishes.
-    ``as_of`` (a date) replaces ``variant``: each VLMEvalKit file gets the variant its
-    benchmark's date table gives for that day (:func:`gaia_fast.benchmarks.variant_on`)."""
-    reports = None
-    if report_dir is not None:
-        root = Path(report_dir)
-        reports = _Reports(root, plan.seen)
+    finishes. ``as_of`` (a date) replaces ``variant``: each VLMEvalKit file gets the variant
+    its benchmark's date table gives for that day (:func:`gaia_fast.benchmarks.variant_on`).
+    ``options`` (a :class:`GradeOptions`) replaces all of the grading keywords."""
+    if options is None:
+        options = GradeOptions(
+            metadata=metadata,
+            scorer=scorer,
+            variant=variant,
+            as_of=as_of,
+            seed=seed,
+            prediction_col=prediction_col,
+            truth_col=truth_col,
+            id_col=id_col,
+            level_col=level_col,
+            skip_bad_lines=skip_bad_lines,
+            chunk_rows=chunk_rows,
+            compare=compare,
+            explain=explain,
+            judges=judges or {},
+            judge_options=judge_options or {},
+            limit=1,
+        )
     outs = out_paths(plan, out_dir) if out_dir is not None else [None] * len(plan.jobs)
-    targets = [_report_for(j, reports) for j in plan.jobs]
-    options = {
-        "metadata": metadata,
-        "scorer": scorer,
-        "variant": variant,
-        "as_of": as_of,
-        "seed": seed,
-        "prediction_col": prediction_col,
-        "truth_col": truth_col,
-        "id_col": id_col,
-        "level_col": level_col,
-        "skip_bad_lines": skip_bad_lines,
-        "chunk_rows": chunk_rows,
-        "compare": compare,
-        "explain": explain,
-        "judges": judges,
-        "judge_options": judge_options,
-    }
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(plan.jobs) or 1))
-
-    def run(i: int) -> ArchiveRecord:
-        record = _grade_one(plan.jobs[i], targets[i], outs[i], options)
-        if on_done is not None:
-            on_done(record)
-        return record
-
-    if workers == 1:
-        return [run(i) for i in range(len(plan.jobs))]
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="gaia-fast-grade") as pool:
-        return list(pool.map(run, range(len(plan.jobs))))
-
+    reports = report_paths(plan, report_dir)
+    return LocalExecutor(jobs).run(plan, options, reports, outs, on_done=on_done)
 

@@ -1,5 +1,5 @@
-"""The plan of a grade run and its records: discovery turns paths into a :class:`Plan` of
-:class:`Job`\ s, the executor turns each job into one :class:`ArchiveRecord`, reporters print
+"""The plan of a grade run and its records: discovery turns paths into a :class:`Plan` of jobs
+(:class:`Job`), the executor turns each job into one :class:`ArchiveRecord`, reporters print
 and write them."""
 
 from __future__ import annotations
@@ -87,6 +87,9 @@ class ArchiveRecord:
     compare: str | None = None
     compare_accuracy: float | None = None
     disagreements: int | None = None
+    #: The job's full result for the detailed report of a plan of one (not a column):
+    #: ``result`` (the JSON payload or the family's GradeResult) and what the stage kept.
+    detail: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self, columns: Sequence[str] = COLUMNS) -> dict[str, Any]:
         return {k: getattr(self, k) for k in columns}
