@@ -753,7 +753,7 @@ def grade_scan(
         return first
     # Reruns: grade again with the policy's rows (the outputs are replaced atomically).
     n_skipped = len(scan.skipped)
-    again = _grade_pass(scan, keep=duplicates, want_duplicates=False, **kw)
+    again = _grade_pass(scan, keep=duplicates, want_duplicates=False, **{**kw, "progress": None})  # rows already counted
     del scan.skipped[n_skipped:]  # the second read reports the same skipped lines again
     again.duplicates = first.duplicates
     again.duplicate_examples = first.duplicate_examples

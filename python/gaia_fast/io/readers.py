@@ -1526,7 +1526,9 @@ def _scan_jsonl(path: Path, overrides: dict, skip_bad_lines: bool, keep_original
     skipped: list[SkippedLine] = []
     first_frame = _jsonl_block_frame(path, head, 1, layout, keep_originals, sample, skip_bad_lines, skipped)
     if not keep_originals:
-        first_frame = first_frame.select([c for c in first_frame.columns if c in ("task_id", "prediction", "truth", "level", "input_status", "input_reason")])
+        first_frame = first_frame.select(
+            [c for c in first_frame.columns if c in ("task_id", "prediction", "truth", "level", "input_status", "input_reason", *HIDDEN)]
+        )
     schema = first_frame.schema
     used = [False]
 
