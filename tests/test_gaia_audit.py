@@ -137,3 +137,46 @@ def test_audits_change_no_byte_of_the_outputs(tmp_path):
     assert outs[0][0] == outs[1][0] and outs[0][1] == outs[1][1]
     assert outs[1][2].audit["verdict"]["disagree"] == 2 and outs[0][2].audit["templates"]["final_answer"] == 1
     assert not any(c.startswith("__gaia_fast") for c in pl.read_csv(tmp_path / "b" / "out.csv").columns)
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def cli(*args, cwd: Path):
+    import os
+
+    from click.testing import CliRunner
+
+    from gaia_fast.cli import main
+
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return CliRunner().invoke(main, ["grade", *map(str, args)], catch_exceptions=False)
+    finally:
+        os.chdir(old)
+
+
+def test_command_reads_a_tape_folder_and_prints_the_audits(tmp_path):
+    r = cli(DATA / "tapeagents_tapes", "--metadata", DATA / "metadata", "--json", cwd=tmp_path)
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.stdout)
+    assert (s["layout"], s["input_rows"], s["correct"], s["tasks"]) == ("tapeagents-tape", 3, 2, 5)
+    r = cli(DATA / "smolagents_decentralized.jsonl", "--metadata", DATA / "metadata", cwd=tmp_path)
+    assert r.exit_code == 0, r.output
+    assert "joined on the question text: 3 exact, 1 with whitespace normalised, 1 unmatched" in r.stdout
+    assert "1 truth conflict(s)" in r.stdout and "Osory" in r.stdout
+    assert "1 row(s) carry a truth that differs from the metadata's; the metadata's is used" in r.stderr
+    r = cli(DATA / "openhands_output.jsonl", "--metadata", DATA / "metadata", cwd=tmp_path)
+    assert "Framework verdict vs the official rule: 3 agree, 1 disagree" in r.stdout and "150 == 150" in r.stdout
+
+
+def test_command_truth_side_and_strip_template(tmp_path):
+    a = json.loads(cli(DATA / "smolagents_decentralized.jsonl", "--metadata", DATA / "metadata", "--json", cwd=tmp_path).stdout)
+    b = json.loads(cli(DATA / "smolagents_decentralized.jsonl", "--metadata", DATA / "metadata", "--truth", "archive", "--json", cwd=tmp_path).stdout)
+    assert b["correct"] == a["correct"] - 1 and b["audit"]["conflicts"]["rows"][0]["graded_against"] == "Osory"
+    r = cli(DATA / "leaderboard_templates.jsonl", "--metadata", DATA / "metadata", cwd=tmp_path)
+    assert "Answers still carrying a template: 4" in r.stdout and "--strip-template grades them" in r.stdout
+    r = cli(DATA / "leaderboard_templates.jsonl", "--metadata", DATA / "metadata", "--strip-template", "--json", cwd=tmp_path)
+    s = json.loads(r.stdout)
+    assert s["correct"] == 5 and (s["audit"]["templates"]["correct_as_written"], s["audit"]["templates"]["correct_stripped"]) == (2, 5)
