@@ -180,3 +180,21 @@ def test_command_truth_side_and_strip_template(tmp_path):
     r = cli(DATA / "leaderboard_templates.jsonl", "--metadata", DATA / "metadata", "--strip-template", "--json", cwd=tmp_path)
     s = json.loads(r.stdout)
     assert s["correct"] == 5 and (s["audit"]["templates"]["correct_as_written"], s["audit"]["templates"]["correct_stripped"]) == (2, 5)
+
+
+def test_reruns_without_task_ids_are_rows_of_one_question(tmp_path):
+    rows = [
+        {"question": "q1", "answer": "1", "true_answer": "2"},
+        {"question": "q2", "answer": "5", "true_answer": "5"},
+        {"question": "q1", "answer": "2", "true_answer": "2"},
+        {"question": "q1", "answer": "3", "true_answer": "2"},
+    ]
+    p = tmp_path / "r.jsonl"
+    p.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    got = {}
+    for policy in ("last", "first", "any-correct", "all"):
+        o, cmp = grade(p, tmp_path, meta=None, duplicates=policy)
+        got[policy] = (o.input_rows, o.summary["correct"], o.audit["duplicates"])
+    assert got["all"] == (4, 2, {"policy": "all", "task_ids": 1, "rows_not_graded": 0, "key": "question"})
+    assert got["last"] == (2, 1, {"policy": "last", "task_ids": 1, "rows_not_graded": 2, "key": "question"})
+    assert got["first"][:2] == (2, 1) and got["any-correct"][:2] == (2, 2)

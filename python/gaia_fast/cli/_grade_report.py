@@ -68,8 +68,9 @@ def print_audits(console, audit: dict[str, Any], limit: int) -> None:
             console.print(f"No task ids: graded against {join.get('graded_against')}")
     dup = audit.get("duplicates") or {}
     if dup.get("task_ids"):
+        what = "question(s) (no task ids)" if dup.get("key") == "question" else "task id(s)"
         console.print(
-            f"Reruns: {dup['task_ids']} task id(s) occur more than once; --duplicates {dup['policy']}: "
+            f"Reruns: {dup['task_ids']} {what} occur more than once; --duplicates {dup['policy']}: "
             f"{dup.get('rows_not_graded', 0)} row(s) not graded"
         )
     conf = audit.get("conflicts")

@@ -748,8 +748,12 @@ def grade_scan(
         dedupe=dedupe, progress=progress, sort_budget=sort_budget, truth=truth, strip_template=strip_template,
     )
     first = _grade_pass(scan, keep=None, want_duplicates=want_duplicates, **kw)
-    first.audit["duplicates"] = {"policy": duplicates, "task_ids": first.duplicates, "rows_not_graded": 0}
-    if duplicates == "all" or not want_duplicates or not first.duplicates:
+    by_question = first.audit.pop("_rerun_key", "task_id") == QUESTION
+    reruns = first.audit.pop("_question_reruns", 0) if by_question else first.duplicates
+    first.audit["duplicates"] = {"policy": duplicates, "task_ids": reruns, "rows_not_graded": 0}
+    if by_question:
+        first.audit["duplicates"]["key"] = "question"
+    if duplicates == "all" or not want_duplicates or not reruns:
         return first
     # Reruns: grade again with the policy's rows (the outputs are replaced atomically).
     n_skipped = len(scan.skipped)
@@ -757,11 +761,15 @@ def grade_scan(
     del scan.skipped[n_skipped:]  # the second read reports the same skipped lines again
     again.duplicates = first.duplicates
     again.duplicate_examples = first.duplicate_examples
+    again.audit.pop("_rerun_key", None)
+    again.audit.pop("_question_reruns", None)
     again.audit["duplicates"] = {
         "policy": duplicates,
-        "task_ids": first.duplicates,
+        "task_ids": reruns,
         "rows_not_graded": first.comparison_rows - again.comparison_rows,
     }
+    if by_question:
+        again.audit["duplicates"]["key"] = "question"
     return again
 
 
@@ -817,10 +825,16 @@ def _grade_pass(
     scored = _scored(lf, scorer, explain, dd, progress, "")
     if compare is not None:
         scored = _scored(scored, compare, explain, Dedupe(dedupe), None, "compare_")
+    # Reruns are rows of one task id; in an archive without task ids (and no metadata to
+    # give it some), rows of one question.
+    key = QUESTION if scan.layout.task_id is None and meta is None and QUESTION in schema else "task_id"
+    if key == QUESTION:
+        audit_aggs += audit.rerun_counts(QUESTION)
+        info["_rerun_key"] = QUESTION
     if keep is not None:
         # The rerun policy's rows (window functions: this pass holds the ids in memory).
         correct = (pl.col("score").cast(pl.Float64) >= 1.0).fill_null(False)
-        scored = scored.with_row_index(ROW).filter(audit.keep_expr(keep, ROW, correct)).drop(ROW)
+        scored = scored.with_row_index(ROW).filter(audit.keep_expr(keep, ROW, correct, key)).drop(ROW)
     sschema = scored.collect_schema()
     hidden = [c for c in (LEVEL_LOST, QUESTION, VERDICT, META_TRUTH, RAW_PREDICTION, JOINED_BY) if c in sschema]
     visible = scored.drop(hidden) if hidden else scored
@@ -993,6 +1007,8 @@ def _audit_result(totals: dict[str, Any], rows: dict[str, pl.DataFrame], info: d
         res["join"].update(
             exact=int(totals["joined_exact"] or 0), normalised=int(totals["joined_normalised"] or 0), unmatched=int(totals["joined_none"] or 0)
         )
+    if "rerun_keys" in totals:
+        res["_question_reruns"] = int(totals["rerun_keys"] or 0)
     res["templates"] = {k: int(totals.get(f"template_{k}") or 0) for k in (*audit.TEMPLATE_KINDS, "any")}
     res["templates"]["rows"] = rows["templates"]
     if "correct_stripped" in totals:

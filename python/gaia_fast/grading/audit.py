@@ -88,21 +88,31 @@ def question_join(question: str, meta: pl.DataFrame) -> tuple[pl.Expr, pl.Expr]:
     return tid, how
 
 
-def keep_expr(mode: str, row: str, correct: pl.Expr) -> pl.Expr:
-    """Which rows ``--duplicates mode`` grades (``row``: the archive order). Rows without a
-    task id are all kept (nothing says they are reruns of one task)."""
-    tid = pl.col("task_id")
+def keep_expr(mode: str, row: str, correct: pl.Expr, key: str = "task_id") -> pl.Expr:
+    """Which rows ``--duplicates mode`` grades (``row``: the archive order; ``key``: what
+    makes two rows the same task, the task id, or the question text of an archive without
+    task ids). Rows without a key are all kept (nothing says they are reruns of one task)."""
+    k = pl.col(key)
     r = pl.col(row)
     if mode == "last":
-        pick = r.max().over("task_id")
+        pick = r.max().over(key)
     elif mode == "first":
-        pick = r.min().over("task_id")
+        pick = r.min().over(key)
     elif mode == "any-correct":
         # The first correct row of the task, else its last row.
-        pick = pl.coalesce(r.filter(correct).min().over("task_id"), r.max().over("task_id"))
+        pick = pl.coalesce(r.filter(correct).min().over(key), r.max().over(key))
     else:
         raise ValueError(f"duplicates: expected one of {', '.join(DUPLICATES)}, got {mode!r}")
-    return tid.is_null() | (r == pick)
+    return k.is_null() | (r == pick)
+
+
+def rerun_counts(key: str) -> list[pl.Expr]:
+    """(keys that occur more than once, rows beyond the first of each key) as aggregates."""
+    k = pl.col(key).drop_nulls()
+    return [
+        (k.value_counts().struct.field("count") > 1).sum().alias("rerun_keys"),
+        (k.len() - k.n_unique()).alias("rerun_rows"),
+    ]
 
 
 def verdict_rows(rows: pl.DataFrame, scorer: str) -> pl.DataFrame:
