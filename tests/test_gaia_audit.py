@@ -9,7 +9,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 from gaia_fast.datasets.gaia import load_metadata
 from gaia_fast.grading import audit
 from gaia_fast.grading.archive import grade_scan
@@ -21,7 +20,7 @@ META = load_metadata(DATA / "metadata", "validation")
 
 def grade(path, tmp_path, *, meta=META, **kw):
     cmp = tmp_path / "cmp.csv"
-    opts = dict(scorer="gaia", compare=None, explain=False, comparison=cmp, out=None, limit=50, want_duplicates=True)
+    opts = {"scorer": "gaia", "compare": None, "explain": False, "comparison": cmp, "out": None, "limit": 50, "want_duplicates": True}
     opts.update(kw)
     o = grade_scan(scan_archive(path), meta=meta, **opts)
     return o, pl.read_csv(cmp, infer_schema=False)
@@ -75,7 +74,7 @@ def test_framework_verdict_agreements_and_each_disagreement_with_its_rule(tmp_pa
 
 
 def test_templates_are_counted_shown_and_stripped_on_request(tmp_path):
-    o, cmp = grade(DATA / "leaderboard_templates.jsonl", tmp_path)
+    o, _ = grade(DATA / "leaderboard_templates.jsonl", tmp_path)
     t = o.audit["templates"]
     assert (t["answer_tag"], t["final_answer"], t["number_period"], t["any"]) == (1, 2, 1, 4)
     assert t["rows"].select("task_id", "stripped").rows() == [
@@ -113,9 +112,9 @@ def test_any_correct_keeps_the_correct_rerun_wherever_it_is(tmp_path):
     ]
     p = tmp_path / "r.jsonl"
     p.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
-    o, cmp = grade(p, tmp_path, meta=None, duplicates="any-correct")
+    _, cmp = grade(p, tmp_path, meta=None, duplicates="any-correct")
     assert cmp.rows() == [("mk-0001", "0", "42", "42", "True")]
-    o, cmp = grade(p, tmp_path, meta=None, duplicates="last")
+    _, cmp = grade(p, tmp_path, meta=None, duplicates="last")
     assert cmp.rows() == [("mk-0001", "0", "42", "40", "False")]
 
 
@@ -146,7 +145,6 @@ def cli(*args, cwd: Path):
     import os
 
     from click.testing import CliRunner
-
     from gaia_fast.cli import main
 
     old = os.getcwd()
@@ -193,7 +191,7 @@ def test_reruns_without_task_ids_are_rows_of_one_question(tmp_path):
     p.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     got = {}
     for policy in ("last", "first", "any-correct", "all"):
-        o, cmp = grade(p, tmp_path, meta=None, duplicates=policy)
+        o, _ = grade(p, tmp_path, meta=None, duplicates=policy)
         got[policy] = (o.input_rows, o.summary["correct"], o.audit["duplicates"])
     assert got["all"] == (4, 2, {"policy": "all", "task_ids": 1, "rows_not_graded": 0, "key": "question"})
     assert got["last"] == (2, 1, {"policy": "last", "task_ids": 1, "rows_not_graded": 2, "key": "question"})

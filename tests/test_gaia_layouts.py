@@ -10,9 +10,15 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 from gaia_fast.io import gaia_fields
-from gaia_fast.io.readers import QUESTION, VERDICT, InputError, detect_layout, read_archive, scan_archive
+from gaia_fast.io.readers import (
+    QUESTION,
+    VERDICT,
+    InputError,
+    detect_layout,
+    read_archive,
+    scan_archive,
+)
 
 DATA = Path(__file__).parent / "data" / "gaia_layouts"
 

@@ -20,13 +20,24 @@ import click
 import polars as pl
 
 from gaia_fast.cli._common import BadInput
-from gaia_fast.cli._grade_report import print_audits, print_input_warnings, print_outputs, print_summary
+from gaia_fast.cli._grade_report import (
+    print_audits,
+    print_input_warnings,
+    print_outputs,
+    print_summary,
+)
 from gaia_fast.cli._many import grade_bulk
 from gaia_fast.cli.vlm import BENCHMARKS, grade_vlm
 from gaia_fast.datasets.gaia import load_metadata
 from gaia_fast.frame import SCORERS
 from gaia_fast.grading.archive import OutputError, check_outputs_writable
-from gaia_fast.grading.discover import expand, is_metadata_folder, is_parquet_dataset, is_workspace, single
+from gaia_fast.grading.discover import (
+    expand,
+    is_metadata_folder,
+    is_parquet_dataset,
+    is_workspace,
+    single,
+)
 from gaia_fast.grading.execute import GradeOptions, LocalExecutor
 from gaia_fast.grading.plan import Plan
 from gaia_fast.io.readers import InputError, is_json_task_folder

@@ -22,18 +22,28 @@ import shutil
 import tempfile
 import threading
 import time
-from statistics import median_high
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import median_high
 from typing import Any
 
 import polars as pl
 
 from gaia_fast.grading import audit
-from gaia_fast.grading.summary import _status_dtype, fold_statuses, status_groups, summary_from_groups
+from gaia_fast.grading.summary import (
+    _status_dtype,
+    fold_statuses,
+    status_groups,
+    summary_from_groups,
+)
 from gaia_fast.io.readers import LEVEL_LOST, QUESTION, VERDICT, ArchiveScan, InputError
-from gaia_fast.io.writers import COMPARISON_COLUMNS, comparison_exprs, sink_table, table_format
+from gaia_fast.io.writers import (
+    COMPARISON_COLUMNS,
+    comparison_exprs,
+    sink_table,
+    table_format,
+)
 
 __all__ = ["GradeOutcome", "grade_scan", "score_expr"]
 
@@ -743,10 +753,11 @@ def grade_scan(
         raise ValueError(f"duplicates: expected one of {', '.join(audit.DUPLICATES)}, got {duplicates!r}")
     if truth not in ("metadata", "archive"):
         raise ValueError(f"truth: expected 'metadata' or 'archive', got {truth!r}")
-    kw = dict(
-        meta=meta, scorer=scorer, compare=compare, explain=explain, comparison=comparison, out=out, limit=limit,
-        dedupe=dedupe, progress=progress, sort_budget=sort_budget, truth=truth, strip_template=strip_template,
-    )
+    kw: dict[str, Any] = {
+        "meta": meta, "scorer": scorer, "compare": compare, "explain": explain, "comparison": comparison, "out": out,
+        "limit": limit, "dedupe": dedupe, "progress": progress, "sort_budget": sort_budget, "truth": truth,
+        "strip_template": strip_template,
+    }
     first = _grade_pass(scan, keep=None, want_duplicates=want_duplicates, **kw)
     by_question = first.audit.pop("_rerun_key", "task_id") == QUESTION
     reruns = first.audit.pop("_question_reruns", 0) if by_question else first.duplicates

@@ -27,14 +27,14 @@ from typing import Any
 
 __all__ = [
     "ANSWER_FIELDS",
-    "Ambiguous",
     "ID_FIELDS",
     "LEVEL_FIELDS",
     "QUESTION_FIELDS",
     "RAW_ANSWER_FIELDS",
-    "Recognised",
     "TRUTH_FIELDS",
     "VERDICT_FIELDS",
+    "Ambiguous",
+    "Recognised",
     "field_paths",
     "get_path",
     "recognise",
