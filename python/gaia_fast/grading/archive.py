@@ -236,7 +236,10 @@ def _with_metadata(
         used.alias("truth"),
         level.alias("level"),
         pl.when(unknown).then(pl.lit("unknown_task")).otherwise(pl.col("input_status")).alias("input_status"),
-        pl.when(unknown).then(pl.lit("task id not in the metadata")).otherwise(pl.col("input_reason")).alias("input_reason"),
+        pl.when(unknown)
+        .then(pl.lit("question matches no metadata task" if fallback_truth else "task id not in the metadata"))
+        .otherwise(pl.col("input_reason"))
+        .alias("input_reason"),
     ]
     if has_truth:
         cols.append(truth.alias(META_TRUTH))
