@@ -176,3 +176,16 @@ def test_get_path_prefers_a_dotted_top_level_key():
     assert gaia_fields.get_path({"a.b": 1, "a": {"b": 2}}, "a.b") == 1
     assert gaia_fields.get_path({"a": {"b.c": 3}}, "a.b.c") == 3
     assert gaia_fields.get_path({"a": 1}, "a.b") is None
+
+
+def test_inspect_logs_are_routed_to_their_reader(tmp_path, monkeypatch):
+    # The .eval reader lives in gaia_fast.io.inspect_logs (another branch); until it is
+    # there, an Inspect log (.eval, or JSON with "eval" and "samples") says what it needs.
+    import sys
+
+    (tmp_path / "run.eval").write_bytes(b"PK\x03\x04")
+    (tmp_path / "log.json").write_text(json.dumps({"version": 2, "eval": {"task": "gaia"}, "samples": [{"id": "t1"}]}))
+    monkeypatch.setitem(sys.modules, "gaia_fast.io.inspect_logs", None)  # absent, whatever the build
+    for name in ("run.eval", "log.json"):
+        with pytest.raises(InputError, match="needs gaia_fast.io.inspect_logs"):
+            read_archive(tmp_path / name)

@@ -750,6 +750,8 @@ def _read_json(
         if e.msg == "Extra data":  # JSON Lines with a .json name
             return _read_jsonl(path, overrides, skip_bad_lines, skipped, keep_originals)
         raise InputError(path, f"invalid JSON: {e.msg} at column {e.colno}", line=e.lineno) from None
+    if is_inspect_log(doc):
+        return _read_inspect(path, overrides)
     rows, label = _json_rows(path, doc)
     layout = _layout_of_rows(path, rows, overrides)
     return _rows_from_objects(path, ((label.format(i), r) for i, r in enumerate(rows)), layout, skip_bad_lines, skipped), layout
@@ -1205,6 +1207,11 @@ def _read_workspace(path: Path) -> tuple[pl.DataFrame, Layout]:
 
 
 # --------------------------------------------------------------------------- entry point
+
+
+def is_inspect_log(doc: Any) -> bool:
+    """An Inspect evaluation log written as JSON (``{"version", "eval", "samples", …}``)."""
+    return isinstance(doc, dict) and "eval" in doc and "samples" in doc and isinstance(doc.get("eval"), dict)
 
 
 def _read_inspect(path: Path, overrides: dict) -> tuple[pl.DataFrame, Layout]:
