@@ -11,6 +11,8 @@ benchmark is one module and one entry here.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,15 +21,22 @@ from typing import Any
 __all__ = [
     "BENCHMARKS",
     "NON_RESULT",
+    "RUN_FOLDER",
     "UNSUPPORTED",
     "Benchmark",
     "Detected",
+    "KnownDataset",
     "detect",
     "get",
+    "is_run_folder",
+    "mcq_shape",
+    "model_folder",
     "names",
+    "nearest_datasets",
     "non_result",
     "unsupported",
     "variant_on",
+    "vlmevalkit_dataset",
 ]
 
 
@@ -272,6 +281,28 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="OlympiadBench: answer extraction and the authors' judge",
             variants=(("2024-11-16", "vlmevalkit"),),  # 089dc350: OlympiadBench added (the MathJudger port)
         ),
+        Benchmark(
+            "mmvet",
+            "gaia_fast.scorers.vlm.judged",
+            {"benchmark": "mmvet"},
+            datasets=(r"MMVet(_Hard)?",),
+            # VLMEvalKit writes {stem}_{judge}_score.csv (2023-12-06: _score.xlsx); the judge's
+            # name is not known from here, so gaia-fast's own report takes this suffix.
+            report="_score.csv",
+            description="MMVet: the archive's recorded judge scores (every row is judge-scored) and MMVet_acc",
+            # ca3c9b52 (2023-12-06): raw replies, capabilities in order of appearance;
+            # 20eb37a8 (2023-12-11): parsed scores, fixed capability order (still at head).
+            variants=(("2023-12-06", "2023-12"), ("2023-12-11", "classic")),
+        ),
+        Benchmark(
+            "llavabench",
+            "gaia_fast.scorers.vlm.judged",
+            {"benchmark": "llavabench"},
+            datasets=(r"LLaVABench",),
+            report="_score.csv",
+            description="LLaVABench: the archive's recorded GPT-4 reviews (_openai_result) and LLaVABench_score (relative score per category)",
+            variants=(("2024-01-17", "classic"),),  # 8966cd4d: LLaVABench added; the same report at head
+        ),
     )
 }
 
@@ -281,11 +312,12 @@ UNSUPPORTED: dict[str, str] = {
     r"AMBER|VSR-zeroshot": "yes/no questions (Y/N flow)",
     r"OCRBench_v2(_MINI)?": "OCRBench v2 (its own evaluation)",
     r"MathVista_MINI|MathVision(_MINI)?|MathVerse_MINI.*|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",
-    r"MMVet|LLaVABench|MMVP|MMSci_DEV_MCQ": "judge-scored or special report",
+    r"MMVP|MMSci_DEV_MCQ": "judge-scored or special report",
 }
 
 #: File names of VLMEvalKit's evaluation outputs and caches (not results to grade), with
-#: what they are.
+#: what they are. A ``{stem}_{anything}`` file beside a result file ``{stem}`` is one too
+#: (discovery checks the folder; see :func:`gaia_fast.grading.discover.expand`).
 NON_RESULT: tuple[tuple[str, str], ...] = (
     (r".*_acc\.(csv|xlsx|json)", "an accuracy report (_acc)"),
     (r".*_result\.(xlsx|tsv|csv|json)", "a judged copy of the results (_<judge>_result)"),
@@ -295,36 +327,131 @@ NON_RESULT: tuple[tuple[str, str], ...] = (
     (r".*_(supp|tmp|fine_grained|metrics|rating)\.(xlsx|tsv|csv|json)", "an evaluation side output"),
     (r".*\.pkl", "a judge cache (.pkl)"),
     (r".*\.scored\.parquet", "a scored table (gaia-fast grade --out)"),
+    (r"status\.json(\.lock)?", "a VLMEvalKit run status (status.json)"),
 )
+
+#: A VLMEvalKit run folder ``{work_dir}/{model}/{eval_id}/``: ``T{YYYYMMDD}_G{commit}`` from
+#: 2024-11 (#583; ``G`` is empty or ``unknown`` where the code was not a git checkout), and
+#: ``T{YYYYMMDD}-{HHMMSS}`` from 2026-04 (#1499; the commit is in its ``status.json``).
+RUN_FOLDER = re.compile(r"T(?P<day>\d{8})(?:_G(?P<commit>[0-9A-Za-z]*)|-(?P<time>\d{6}))")
+
+
+def is_run_folder(name: str) -> bool:
+    """Whether a folder name is a VLMEvalKit run folder (:data:`RUN_FOLDER`)."""
+    return RUN_FOLDER.fullmatch(name) is not None
+
+
+def model_folder(path: str | Path) -> Path:
+    """The folder naming the model of a result file: the nearest folder above ``path`` that
+    is not a run folder (``outputs/m/T20250430_G1a2b3c4d/m_MMStar.xlsx`` -> ``outputs/m``)."""
+    folder = Path(path).parent
+    while is_run_folder(folder.name) and folder.parent != folder:
+        folder = folder.parent
+    return folder
+
+
+_NON_RESULT_RX: tuple[tuple[tuple[str, str], ...], list[tuple[re.Pattern[str], str]]] | None = None
 
 
 def non_result(path: str | Path) -> str | None:
     """What ``path`` is when it is an evaluation output or a judge cache, else None."""
-    name = Path(path).name
-    for rx, what in NON_RESULT:
-        if re.fullmatch(rx, name):
+    global _NON_RESULT_RX
+    if _NON_RESULT_RX is None or _NON_RESULT_RX[0] is not NON_RESULT:  # compiled once (a search asks per file)
+        _NON_RESULT_RX = (NON_RESULT, [(re.compile(rx), what) for rx, what in NON_RESULT])
+    name = os.path.basename(path)
+    for rx, what in _NON_RESULT_RX[1]:
+        if rx.fullmatch(name):
             return what
     return None
 
 
-def unsupported(path: str | Path) -> tuple[str, str, str] | None:
+def unsupported(path: str | Path, model: str | None = None, *, listed_only: bool = False) -> tuple[str, str, str] | None:
     """``(model, dataset, reason)`` for a VLMEvalKit result file whose dataset has no flow
-    here: a known dataset (:data:`UNSUPPORTED`), or any ``{folder}_{dataset}`` name in a
-    model's folder. None when the name says nothing."""
+    here: a known dataset (:data:`UNSUPPORTED`), or (unless ``listed_only``) any
+    ``{model}_{dataset}`` name in a model's folder (``model``: that folder's name; default:
+    :func:`model_folder`). None when the name says nothing."""
     p = Path(path)
     if p.suffix.lower() not in _RESULT_EXT or non_result(p):
         return None
     parts = p.stem.split("_")
     for i in range(1, len(parts)):
-        model, dataset = "_".join(parts[:i]), "_".join(parts[i:])
+        model_part, dataset = "_".join(parts[:i]), "_".join(parts[i:])
         for rx, kind in UNSUPPORTED.items():
             if re.fullmatch(rx, dataset):
-                return model, dataset, f"no grading flow yet for {dataset} ({kind})"
-    folder = p.parent.name
+                return model_part, dataset, f"no grading flow yet for {dataset} ({kind})"
+    if listed_only:
+        return None
+    folder = model if model is not None else model_folder(p).name
     if folder and p.stem.startswith(folder + "_") and len(p.stem) > len(folder) + 1:
         dataset = p.stem[len(folder) + 1 :]
         return folder, dataset, f"no registered benchmark for dataset {dataset}"
     return None
+
+
+@dataclass(frozen=True)
+class KnownDataset:
+    """A dataset name VLMEvalKit knows (``data/vlmevalkit_datasets.csv``, from the dataset
+    table of VLMEvalKit e8e78f05): the class whose ``evaluate`` grades it and how."""
+
+    name: str
+    kind: str
+    evaluate_owner: str
+    grading: str
+
+
+_KNOWN: dict[str, KnownDataset] | None = None
+
+
+def _known() -> dict[str, KnownDataset]:
+    global _KNOWN
+    if _KNOWN is None:
+        import csv
+
+        table: dict[str, KnownDataset] = {}
+        with open(Path(__file__).parent / "data" / "vlmevalkit_datasets.csv", encoding="utf-8", newline="") as f:
+            for row in csv.DictReader(f):
+                table[row["name"]] = KnownDataset(row["name"], row["kind"], row["evaluate_owner"], row["grading"])
+        _KNOWN = table
+    return _KNOWN
+
+
+def vlmevalkit_dataset(name: str) -> KnownDataset | None:
+    """The VLMEvalKit dataset ``name`` (exact spelling), or None when VLMEvalKit does not
+    list it."""
+    return _known().get(name)
+
+
+def _registry_names() -> list[str]:
+    """The dataset names the registry's patterns spell out in full (a literal, or top-level
+    alternatives of literals), for suggestions."""
+    out = []
+    for rx in [r for b in BENCHMARKS.values() for r in b.datasets] + list(UNSUPPORTED):
+        alts = rx.split("|")
+        if all(re.fullmatch(r"[A-Za-z0-9_\-]+", a) for a in alts):
+            out.extend(alts)
+    return out
+
+
+def nearest_datasets(name: str, n: int = 3) -> list[str]:
+    """Up to ``n`` known dataset names (the registry's and VLMEvalKit's) closest to ``name``
+    (difflib, case-insensitive), best first."""
+    import difflib
+
+    names = sorted(set(_registry_names()) | set(_known()))
+    lowered: dict[str, str] = {}
+    for x in names:
+        lowered.setdefault(x.lower(), x)
+    close = difflib.get_close_matches(name.lower(), list(lowered), n=n, cutoff=0.5)
+    return [lowered[x] for x in close]
+
+
+def mcq_shape(columns: list[str] | tuple[str, ...]) -> bool:
+    """Whether a result table has VLMEvalKit's multiple-choice shape: ``index``,
+    ``question``, ``answer``, ``prediction`` and option columns ``A``, ``B`` (VLMEvalKit
+    builds an unknown dataset with ``A`` and ``B`` columns as a custom multiple-choice
+    dataset, graded by ``ImageMCQDataset.evaluate``)."""
+    cols = set(columns)
+    return {"index", "question", "answer", "prediction", "A", "B"} <= cols
 
 
 def _day(value: _dt.date | str) -> _dt.date:
@@ -384,25 +511,34 @@ class Detected:
 _RESULT_EXT = (".xlsx", ".tsv", ".csv")
 
 
-def detect(path: str | Path) -> Detected | None:
+@functools.lru_cache(maxsize=256)
+def _any_of(patterns: tuple[str, ...]) -> re.Pattern[str]:
+    """One compiled pattern that fully matches what any of ``patterns`` fully matches (a
+    folder search asks the registry once per file)."""
+    return re.compile("|".join(f"(?:{rx})" for rx in patterns))
+
+
+def detect(path: str | Path, model: str | None = None) -> Detected | None:
     """The benchmark of a VLMEvalKit result file ``{model}_{dataset}.{xlsx,tsv,csv}``, from
-    its dataset name; None when no registered dataset matches. The model is the file's
-    folder name when the stem starts with it (VLMEvalKit's ``outputs/<model>/``), else the
-    part before the longest matching dataset suffix."""
+    its dataset name; None when no registered dataset matches. The model is the name of the
+    file's model folder when the stem starts with it (VLMEvalKit's ``outputs/<model>/``, the
+    nearest folder that is not a run folder, or ``model`` when given), else the part before
+    the longest matching dataset suffix."""
     p = Path(path)
     if p.suffix.lower() not in _RESULT_EXT or non_result(p):
         return None
     stem = p.stem
+    folder = model if model is not None else model_folder(p).name
     best: Detected | None = None
     parts = stem.split("_")
     # Try every split point "model_dataset"; prefer the folder name as model, then the
     # longest dataset name.
     for i in range(1, len(parts)):
-        model, dataset = "_".join(parts[:i]), "_".join(parts[i:])
+        model_part, dataset = "_".join(parts[:i]), "_".join(parts[i:])
         for b in BENCHMARKS.values():
-            if any(re.fullmatch(rx, dataset) for rx in b.datasets):
-                cand = Detected(b, model, dataset)
-                if model == p.parent.name:
+            if b.datasets and _any_of(b.datasets).fullmatch(dataset):
+                cand = Detected(b, model_part, dataset)
+                if model_part == folder:
                     return cand
                 if best is None or len(dataset) > len(best.dataset):
                     best = cand

@@ -14,7 +14,7 @@ from gaia_fast.cli._common import BadInput
 from gaia_fast.grading.archive import OutputError
 from gaia_fast.grading.execute import LocalExecutor, out_paths, report_paths
 from gaia_fast.grading.plan import ArchiveRecord, Plan, columns
-from gaia_fast.grading.reporters import write_summary
+from gaia_fast.grading.reporters import pivot, write_pivot, write_summary
 
 #: Options that only make sense for one archive: the flag, and why.
 SINGLE_ONLY = {
@@ -61,7 +61,7 @@ def summary_table(records: list[ArchiveRecord]):
         heads += [(f"{compare} acc.", "right"), ("disagree", "right")]
     for name, justify in (*heads, ("status", "left"), ("error / note", "left")):
         t.add_column(name, justify=justify)
-    style = {"ok": "green", "error": "red", "skipped": "yellow"}
+    style = {"ok": "green", "ok_by_shape": "green", "error": "red", "skipped": "yellow"}
     for r in records:
         t.add_row(
             Path(r.path).name,
@@ -81,7 +81,43 @@ def summary_table(records: list[ArchiveRecord]):
     return t
 
 
-def grade_bulk(plan: Plan, options: dict[str, Any], *, summary: Path | None, report_dir: Path, jobs: int | None, err, out) -> int:
+def pivot_table(records: list[ArchiveRecord]):
+    """Models x datasets: each cell our headline number, the archive's own beside it in
+    brackets where the tree has one; red where they differ or the status is not ok."""
+    from rich.table import Table
+
+    frame = pivot(records)
+    datasets = [c for c in frame.columns if c != "model" and not c.endswith("]")]
+    t = Table(title=f"{frame.height} model(s) x {len(datasets)} dataset(s): ours (the archive's own)", title_justify="left")
+    t.add_column("model")
+    for d in datasets:
+        t.add_column(d, justify="right")
+    for row in frame.iter_rows(named=True):
+        cells = []
+        for d in datasets:
+            ours, theirs, status = row[d], row.get(f"{d} [archive]"), row.get(f"{d} [status]")
+            text = "—" if ours is None else f"{ours:.4g}"
+            if theirs is not None:
+                text += f" ({theirs:.4g})"
+            if status:
+                text += f" {status}"
+            bad = status is not None or (theirs is not None and (ours is None or abs(ours - theirs) > 1e-9 * max(1.0, abs(theirs))))
+            cells.append(f"[red]{text}[/]" if bad else text)
+        t.add_row(row["model"], *cells)
+    return t
+
+
+def exit_code(records: list[ArchiveRecord]) -> int:
+    """1 when an archive could not be graded, 3 when one is incomplete (rows that need a
+    judge), else 0."""
+    if any(r.status == "error" for r in records):
+        return 1
+    if any(r.status == "needs_judge" for r in records):
+        return 3
+    return 0
+
+
+def grade_bulk(plan: Plan, options: dict[str, Any], meta, *, summary: Path | None, report_dir: Path, jobs: int | None, err, out) -> int:
     """Grade ``plan``, print (or emit JSON), write ``summary``; return the exit code."""
     ctx = click.get_current_context()
     for key, (flag, why) in SINGLE_ONLY.items():
@@ -98,9 +134,6 @@ def grade_bulk(plan: Plan, options: dict[str, Any], *, summary: Path | None, rep
         raise click.UsageError(f"--compare applies to GAIA archives (a second GAIA scorer); none of the {len(plan.jobs)} archive(s) is one")
     if summary is not None and summary.suffix.lower() not in (".csv", ".parquet", ".pq"):
         raise click.BadParameter(f"{summary}: write the summary as .csv or .parquet", param_hint="--summary")
-    from gaia_fast.cli.grade import load_meta
-
-    meta = load_meta(options)
     as_json = options.get("as_json", False)
     if not plan.jobs and not plan.skipped_files:
         raise BadInput("no result files found")
@@ -119,9 +152,10 @@ def grade_bulk(plan: Plan, options: dict[str, Any], *, summary: Path | None, rep
         from gaia_fast.judge import save_responses
 
         save_responses([r for rec in judges.recorders for r in rec.replies], options["save_judge_responses"])
+    pivoted = options.get("pivot", False)
     if summary is not None:
         try:
-            write_summary(records, summary)
+            (write_pivot if pivoted else write_summary)(records, summary)
         except OSError as e:
             raise BadInput(f"cannot write {summary}: {e.strerror or e}") from None
     if as_json:
@@ -133,12 +167,15 @@ def grade_bulk(plan: Plan, options: dict[str, Any], *, summary: Path | None, rep
             "out": None if out_dir is None else str(out_dir),
             "summary": None if summary is None else str(summary),
             "as_of": None if options.get("as_of") is None else options["as_of"].isoformat(),
+            **({"pivot": pivot(records).to_dicts()} if pivoted else {}),
         }
         click.echo(json.dumps(payload, indent=2, ensure_ascii=False, default=str))
     else:
         if not out.is_terminal:
             out.width = max(out.width, 200)  # a log or a pipe: do not squeeze the table to 80 columns
         out.print(summary_table(records))
+        if pivoted:
+            out.print(pivot_table(records))
         if plan.skipped_files:
             out.print(f"Skipped {len(plan.skipped_files)} file(s) that are not results:")
             for s in plan.skipped_files:
@@ -148,9 +185,12 @@ def grade_bulk(plan: Plan, options: dict[str, Any], *, summary: Path | None, rep
         if out_dir is not None:
             out.print(f"Scored tables written to {out_dir}/ ({sum(1 for r in records if r.out)})")
     failed = [r for r in records if r.status == "error"]
+    incomplete = [r for r in records if r.status == "needs_judge"]
     if failed and not as_json:
         err.print(f"[red]{len(failed)} archive(s) could not be graded[/]", markup=True, highlight=False)
-    return 1 if failed else 0
+    if incomplete and not as_json:
+        err.print(f"[yellow]{len(incomplete)} archive(s) are incomplete: rows need a judge (--judge-model)[/]", markup=True, highlight=False)
+    return exit_code(records)
 
 
 def _out_dir(out: Path | None) -> Path | None:

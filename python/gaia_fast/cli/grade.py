@@ -3,7 +3,8 @@
 ``gaia-fast grade ARCHIVE [--metadata DATASET] …`` re-grades a result archive, writes
 ``answer_comparison.csv`` (and ``--out`` with every column), and prints accuracy per
 level, the macro average over levels and the weighted overall. Exit codes: 0 ok, 1 an
-invalid leaderboard submission (``--submission``), 2 bad input or usage.
+invalid leaderboard submission (``--submission``) or an archive that could not be graded,
+2 bad input or usage, 3 an incomplete result (rows that need a judge).
 """
 
 from __future__ import annotations
@@ -158,6 +159,15 @@ def _score_text(v: Any) -> str:
     "benchmark picks its variant from its date table; see the README). Not with --variant.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the deterministic MCQ fallback.")
+@click.option(
+    "--judge",
+    "judge_policy",
+    type=click.Choice(("auto", "none")),
+    default="auto",
+    show_default=True,
+    help="VLMEvalKit rows the rules cannot decide: auto takes the archive's recorded judge reply (then --judge-model, if "
+    "given; else the row is needs_judge); none reproduces VLMEvalKit's exact_matching policy.",
+)
 @click.option("--judge-model", help="LLM judge model (OpenAI-compatible API; key from OPENAI_API_KEY).")
 @click.option("--judge-base-url", help="Base URL of the judge API (default: OPENAI_BASE_URL or OpenAI).")
 @click.option("--judge-cache/--no-judge-cache", default=True, show_default=True, help="Reuse judge replies from the on-disk cache.")
@@ -175,6 +185,17 @@ def _score_text(v: Any) -> str:
     "--summary",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Several archives: write the one-row-per-archive table here (.csv or .parquet).",
+)
+@click.option(
+    "--all-runs",
+    is_flag=True,
+    help="VLMEvalKit run folders (T{YYYYMMDD}_G{commit}): grade every run's copy of each file, not only the one VLMEvalKit reads next.",
+)
+@click.option(
+    "--pivot",
+    is_flag=True,
+    help="Several archives: also print models x datasets (each dataset's headline number, the archive's own beside it); "
+    "with --summary, write that table instead of one row per archive.",
 )
 @click.option(
     "--report-dir",
@@ -265,22 +286,29 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
 
         grade_ray(archives, **ray_options, **options)
         return
-    if len(archives) == 1 and summary is None and (
+    if len(archives) == 1 and summary is None and not options["pivot"] and (
         one.is_file() or is_workspace(one) or is_parquet_dataset(one) or is_metadata_folder(one) or is_json_task_folder(one)
     ):
         # One archive: a plan of one, with its detailed report.
         plan = single(one, benchmark or "auto")
+        if not plan.jobs:
+            raise BadInput(f"{one}: {plan.skipped_files[0].reason}; nothing to grade")
+        if plan.jobs[0].benchmark is None:
+            raise BadInput(f"{one}: {plan.jobs[0].reason}; --benchmark NAME grades it with a flow anyway (gaia, mcq, ...)")
         options["benchmark"] = plan.jobs[0].benchmark
         grade_archive(plan, **options)
         return
-    try:
-        exclude = [report_dir] + ([options["out"]] if options.get("out") is not None else [])
-        plan = expand([str(a) for a in archives], benchmark or "auto", exclude=exclude)
-    except FileNotFoundError as e:
-        raise BadInput(str(e)) from None
     out_console, err = _consoles(options["as_json"])
     with _library_warnings(err):
-        code = grade_bulk(plan, options, summary=summary, report_dir=report_dir, jobs=jobs, err=err, out=out_console)
+        # The metadata's task ids tell a GAIA archive from other tables in a folder search.
+        meta = load_meta(options)
+        try:
+            exclude = [report_dir] + ([options["out"]] if options.get("out") is not None else [])
+            ids = set(meta["task_id"].drop_nulls().to_list()) if meta is not None else None
+            plan = expand([str(a) for a in archives], benchmark or "auto", exclude=exclude, all_runs=options["all_runs"], metadata_ids=ids)
+        except FileNotFoundError as e:
+            raise BadInput(str(e)) from None
+        code = grade_bulk(plan, options, meta, summary=summary, report_dir=report_dir, jobs=jobs, err=err, out=out_console)
     if code:
         sys.exit(code)
 
@@ -338,6 +366,7 @@ def gaia_options(options: dict[str, Any], meta: pl.DataFrame | None, **extra: An
         seed=options.get("seed", 0),
         variant=options.get("variant"),
         as_of=options.get("as_of"),
+        judge_policy=options.get("judge_policy", "auto"),
         **extra,
     )
 

@@ -92,6 +92,7 @@ def grade_vlm(job: Job, options: dict[str, Any], out_console: Console, err: Cons
         variant_scope="all",
         as_of=as_of,
         seed=options.get("seed", 0),
+        judge_policy=options.get("judge_policy", "auto"),
         judges={entry.module: judge} if judge is not None else {},
         judge_options={entry.module: extra},
     )

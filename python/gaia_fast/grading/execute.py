@@ -98,6 +98,10 @@ class GradeOptions:
     #: VLMEvalKit: grade as the evaluation code stood on this day (replaces ``variant``).
     as_of: date | None = None
     seed: int = 0
+    #: VLMEvalKit rows the rules leave undecided: ``"auto"`` takes the archive's recorded
+    #: judge reply (then the live judge, if any; else the row needs a judge), ``"none"``
+    #: reproduces VLMEvalKit's ``exact_matching`` policy.
+    judge_policy: str = "auto"
     #: The family module -> the judge its archives use, and extra options of its ``grade``.
     judges: Mapping[str, Any] = field(default_factory=dict)
     judge_options: Mapping[str, dict[str, Any]] = field(default_factory=dict)
@@ -223,6 +227,7 @@ def _grade_gaia(job: Job, options: GradeOptions, report: Path | None, out: Path 
         error=error,
         report=None if report is None else str(report),
         out=None if out is None else str(out),
+        run=job.run,
         compare=options.compare,
         compare_accuracy=None if options.compare is None else _number((outcome.compare_summary or {}).get("accuracy_weighted")),
         disagreements=outcome.diff_total if options.compare is not None else None,
@@ -256,10 +261,14 @@ def _judge_errors(rows: pl.DataFrame) -> tuple[int, str | None]:
 
 
 def _variant(job: Job, entry: benchmarks.Benchmark, options: GradeOptions) -> str | None:
+    """``--as-of``, else ``--variant``, else the variant of the day the run folder's commit
+    was made (VLMEvalKit's code that graded the file), else the family's default."""
     if options.as_of is not None:
         return entry.variant_on(options.as_of)  # ValueError: a date the table says nothing about
-    if options.variant_scope == "all" or job.benchmark in CAN_INFER_BENCHMARKS:
+    if options.variant is not None and (options.variant_scope == "all" or job.benchmark in CAN_INFER_BENCHMARKS):
         return options.variant
+    if job.as_of is not None and entry.variants:
+        return entry.variant_on(job.as_of)
     return None
 
 
@@ -268,6 +277,8 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
     aggregate); ``report`` gets the family's report table, ``out`` every row."""
     from gaia_fast.io.vlm import read_result_table
     from gaia_fast.io.writers import write_report, write_table
+
+    from gaia_fast.grading.reporters import headline, read_report, report_differences
 
     entry = benchmarks.get(job.benchmark or "")
     module = importlib.import_module(entry.module)
@@ -301,19 +312,36 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
             f"sort puts last; the rows of {stats['shared_index_conflicts']} indexes disagree (any other pick: correct "
             f"{_number(lo)}..{_number(hi)})"
         )
-    error = "; ".join(notes)
-    status = "ok"
+    decided = stats.get("decided") or {}
+    undecided = int(decided.get("undecided") or 0)
+    found = headline(result.report)
+    theirs = _archive_report(job, entry, report)
+    their_headline, differences = None, []
+    if theirs is not None:
+        their_report = read_report(theirs)
+        found_theirs = headline(their_report)
+        their_headline = None if found_theirs is None else found_theirs[1]
+        differences = report_differences(result.report, their_report)
+    status = "ok_by_shape" if job.by_shape else "ok"
     failed, first = _judge_errors(rows)
     if failed:
         # The outputs are written and the failed calls count as wrong; the run must say so
         # (status error, exit 1) and a second run asks the judge only for these rows.
         status = "error"
-        error = (
-            f"{failed} row(s) have status judge_error (counted as wrong)" + (f"; first: {first}" if first else "")
-            + "; run again to judge only those rows" + (f"; note: {error}" if error else "")
-        )
-    elif error:
-        error = f"note: {error}"
+        notes.insert(0, f"{failed} row(s) have status judge_error (counted as wrong)" + (f"; first: {first}" if first else "") + "; run again to judge only those rows")
+    elif undecided:
+        status = "needs_judge"
+        notes.insert(0, f"{undecided} {stats.get('decided_unit', 'row')}(s) need a judge: the archive has no recorded reply for them; give --judge-model to ask one")
+    elif stats.get("matches_archive") is False:
+        status = "other_method"
+        notes.insert(0, f"graded by {stats.get('method')}, the archive by {stats.get('archive_method')}")
+    elif differences:
+        status = "differs"
+        notes.insert(0, f"differs from the archive's own report {theirs.name}: " + "; ".join(differences))
+    if job.note:
+        notes.append(job.note)
+    error = "; ".join(notes) or None
+    flags = stats.get("flags") or {}
     return ArchiveRecord(
         path=str(job.path),
         benchmark=job.benchmark,
@@ -326,11 +354,33 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
         accuracy=_number(accuracy) if accuracy is not None else None,
         accuracy_no_fallback=_number(stats.get("accuracy_no_fallback")),
         status=status,
-        error=error or None,
+        error=error,
         report=None if report is None else str(report),
         out=None if out is None else str(out),
-        detail={"result": result, "variant": variant, "judge_errors": (failed, first)},
+        run=job.run,
+        method=stats.get("method"),
+        decided_rules=decided.get("rules"),
+        decided_recorded=decided.get("recorded"),
+        decided_live=decided.get("live"),
+        undecided=decided.get("undecided"),
+        flags="; ".join(f"{k}={v}" for k, v in flags.items() if v) or None,
+        headline_metric=None if found is None else found[0],
+        headline=None if found is None else _number(found[1]),
+        archive_report=None if theirs is None else str(theirs),
+        archive_headline=_number(their_headline),
+        detail={"result": result, "variant": variant, "judge_errors": (failed, first), "archive_differences": differences},
     )
+
+
+def _archive_report(job: Job, entry: benchmarks.Benchmark, ours: Path | None) -> Path | None:
+    """The report VLMEvalKit wrote beside the result file (``{stem}{report}``), when the
+    archive has one and it is not the report this run writes."""
+    if entry.report is None:
+        return None
+    theirs = job.path.with_name(f"{job.path.stem}{entry.report}")
+    if not theirs.is_file() or (ours is not None and ours.resolve() == theirs.resolve()):
+        return None
+    return theirs
 
 
 def grade_job(
@@ -392,7 +442,8 @@ def _report_for(job: Job, reports: _Reports) -> Path | None:
     entry = benchmarks.get(job.benchmark)
     model = job.model or job.path.parent.name or "results"
     name = f"{job.path.stem}{entry.report or '_acc.csv'}"
-    return reports.claim(model, name)
+    # As VLMEvalKit lays them out: a run's reports in its run folder.
+    return reports.claim(f"{model}/{job.run}" if job.run else model, name)
 
 
 def report_paths(plan: Plan, report_dir: str | os.PathLike | None) -> list[Path | None]:

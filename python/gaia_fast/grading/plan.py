@@ -4,6 +4,7 @@ and write them."""
 
 from __future__ import annotations
 
+import datetime as _dt
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -29,7 +30,23 @@ COLUMNS = (
 )
 #: Columns a record has only in runs that ask for them (``out``: ``--out``; the others:
 #: ``--compare``); :func:`columns` lists those a run's records use.
-OPTIONAL_COLUMNS = ("out", "compare", "compare_accuracy", "disagreements")
+OPTIONAL_COLUMNS = (
+    "out",
+    "compare",
+    "compare_accuracy",
+    "disagreements",
+    "run",
+    "method",
+    "decided_rules",
+    "decided_recorded",
+    "decided_live",
+    "undecided",
+    "flags",
+    "headline_metric",
+    "headline",
+    "archive_report",
+    "archive_headline",
+)
 
 
 @dataclass
@@ -42,6 +59,18 @@ class Job:
     model: str | None = None
     dataset: str | None = None
     reason: str | None = None
+    #: the VLMEvalKit run folder the file comes from (``T20250430_G1a2b3c4d``), else None
+    run: str | None = None
+    #: the VLMEvalKit commit that run recorded (None: none recorded, or no run folder)
+    commit: str | None = None
+    #: the UTC day that commit landed on VLMEvalKit's main line: the day that picks the
+    #: variant (None: no run folder, or a commit gaia-fast's table does not know; ``note`` says)
+    as_of: _dt.date | None = None
+    #: graded by its table's shape (an unknown dataset with the multiple-choice columns)
+    by_shape: bool = False
+    #: what the summary must say about how this file was chosen (a link that points nowhere,
+    #: an unknown commit, a grading by shape), else None
+    note: str | None = None
 
 
 @dataclass(frozen=True)
@@ -87,6 +116,23 @@ class ArchiveRecord:
     compare: str | None = None
     compare_accuracy: float | None = None
     disagreements: int | None = None
+    #: The run folder (``T{YYYYMMDD}_G{commit}``) the file was read from, when it was one.
+    run: str | None = None
+    #: VLMEvalKit: how undecided rows were decided (rules, the archive's recorded judge,
+    #: a live judge, exact matching) and the counts of each; ``undecided`` rows need a judge.
+    method: str | None = None
+    decided_rules: int | None = None
+    decided_recorded: int | None = None
+    decided_live: int | None = None
+    undecided: int | None = None
+    #: Rows that keep the reference's decision but deserve a look (``no_prediction=101; ...``).
+    flags: str | None = None
+    #: VLMEvalKit: the report's headline cell (its name and value, as the report holds it)
+    #: and, when the archive has its own report beside the file, that report and its value.
+    headline_metric: str | None = None
+    headline: float | None = None
+    archive_report: str | None = None
+    archive_headline: float | None = None
     #: The job's full result for the detailed report of a plan of one (not a column):
     #: ``result`` (the JSON payload or the family's GradeResult) and what the stage kept.
     detail: dict[str, Any] | None = field(default=None, repr=False, compare=False)

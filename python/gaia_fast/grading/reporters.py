@@ -1,17 +1,26 @@
-"""Reporters: the summary table of a run's records (one row per archive), as a frame and
-as a file."""
+"""Reporters: the summary table of a run's records (one row per archive) and its pivot
+(models x datasets), as frames and as files; each report's headline cell; a report
+compared cell by cell with the archive's own."""
 
 from __future__ import annotations
 
+import json
+import math
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
 from gaia_fast.grading.plan import ArchiveRecord, columns
 
-__all__ = ["records_frame", "write_summary"]
+__all__ = ["PIVOT_OK", "headline", "pivot", "read_report", "records_frame", "report_differences", "write_pivot", "write_summary"]
+
+#: Record statuses whose number reproduces the archive's own method.
+PIVOT_OK = frozenset({"ok", "ok_by_shape"})
+#: Record statuses with no number worth showing.
+_NO_NUMBER = frozenset({"error", "skipped", "needs_judge"})
 
 _SCHEMA = {
     "path": pl.String,
@@ -31,6 +40,17 @@ _SCHEMA = {
     "compare": pl.String,
     "compare_accuracy": pl.Float64,
     "disagreements": pl.Int64,
+    "run": pl.String,
+    "method": pl.String,
+    "decided_rules": pl.Int64,
+    "decided_recorded": pl.Int64,
+    "decided_live": pl.Int64,
+    "undecided": pl.Int64,
+    "flags": pl.String,
+    "headline_metric": pl.String,
+    "headline": pl.Float64,
+    "archive_report": pl.String,
+    "archive_headline": pl.Float64,
 }
 
 
@@ -43,14 +63,164 @@ def records_frame(records: Iterable[ArchiveRecord]) -> pl.DataFrame:
 
 def write_summary(records: Iterable[ArchiveRecord], path: str | os.PathLike) -> None:
     """Write the summary table atomically: ``.csv`` or ``.parquet`` (``.pq``)."""
+    _write(records_frame(records), path)
+
+
+def _write(frame: pl.DataFrame, path: str | os.PathLike) -> None:
     from gaia_fast.io.writers import atomic_path
 
     suffix = Path(path).suffix.lower()
     if suffix not in (".csv", ".parquet", ".pq"):
         raise ValueError(f"{path}: the summary is written as .csv or .parquet, not {suffix or 'no extension'!r}")
-    frame = records_frame(records)
     with atomic_path(path) as tmp:
         if suffix == ".csv":
             frame.write_csv(tmp)
         else:
             frame.write_parquet(tmp)
+
+
+# --------------------------------------------------------------------------------------
+# Reports: headline cells and the archive's own report
+# --------------------------------------------------------------------------------------
+
+
+def read_report(path: str | os.PathLike) -> pl.DataFrame:
+    """A VLMEvalKit report (``_acc.csv``, ``_score.csv``, ``.xlsx``, ``_score.json``) as a
+    frame: text cells stay text, numbers become Float64 (a JSON object is one row)."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix == ".json":
+        data = json.loads(p.read_text(encoding="utf-8"))
+        rows = data if isinstance(data, list) else [data]
+        return pl.DataFrame(rows)
+    if suffix == ".xlsx":
+        frame = pl.read_excel(p)
+    else:
+        frame = pl.read_csv(p, infer_schema_length=0, separator="\t" if suffix == ".tsv" else ",")
+    return frame.with_columns(_numeric(frame[c]) for c in frame.columns)
+
+
+def _numeric(s: pl.Series) -> pl.Series:
+    """``s`` as Float64 when every non-null cell is a number, else unchanged."""
+    if s.dtype.is_numeric():
+        return s.cast(pl.Float64)
+    if s.dtype != pl.String:
+        return s
+    as_float = s.cast(pl.Float64, strict=False)
+    return as_float if as_float.null_count() == s.null_count() else s
+
+
+def headline(report: pl.DataFrame) -> tuple[str, float] | None:
+    """The report's headline cell as ``(name, value)``: the first row's ``Overall``; else a
+    row labelled ``Overall`` and its first number (HallusionBench's aAcc); MME's
+    perception + reasoning; OCRBench's ``Final Score``; else the first row's first number.
+    None for a report with no number."""
+    if report.height == 0:
+        return None
+    label = report.columns[0] if report[report.columns[0]].dtype == pl.String else None
+    row = report.row(0, named=True)
+    if label is not None and "Overall" not in report.columns:
+        overall = report.filter(pl.col(label) == "Overall")
+        if overall.height:
+            row = overall.row(0, named=True)
+    numbers = {k: v for k, v in row.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    for name in ("Overall", "Final Score"):
+        if name in numbers:
+            return name, float(numbers[name])
+    if "perception" in numbers and "reasoning" in numbers:
+        return "perception+reasoning", float(numbers["perception"]) + float(numbers["reasoning"])
+    if numbers:
+        name = next(iter(numbers))
+        return name, float(numbers[name])
+    return None
+
+
+def _same(x: Any, y: Any) -> bool:
+    if isinstance(x, (int, float)) and isinstance(y, (int, float)):
+        if math.isnan(x) and math.isnan(y):
+            return True
+        return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
+    return x == y
+
+
+def report_differences(ours: pl.DataFrame, theirs: pl.DataFrame, limit: int = 3) -> list[str]:
+    """The cells in which two reports differ (at most ``limit`` named, then a count); an
+    empty list when they agree (numbers to 1e-9 relative; rows matched by their first
+    column when both hold the same labels in another order, as report_acc's splits do)."""
+    ours = ours.with_columns(_numeric(ours[c]) for c in ours.columns)
+    theirs = theirs.with_columns(_numeric(theirs[c]) for c in theirs.columns)
+    if ours.columns != theirs.columns:
+        return [f"columns differ: {ours.columns} vs {theirs.columns}"]
+    if ours.height != theirs.height:
+        return [f"{ours.height} rows vs {theirs.height}"]
+    first = ours.columns[0]
+    if ours[first].dtype == pl.String and theirs[first].dtype == pl.String:
+        a, b = ours[first].to_list(), theirs[first].to_list()
+        if a != b and sorted(map(str, a)) == sorted(map(str, b)):
+            ours, theirs = ours.sort(first), theirs.sort(first)
+    out: list[str] = []
+    total = 0
+    for c in ours.columns:
+        for i, (x, y) in enumerate(zip(ours[c].to_list(), theirs[c].to_list())):
+            if not _same(x, y):
+                total += 1
+                if len(out) < limit:
+                    out.append(f"row {i + 1} {c}: {x!r} vs {y!r}")
+    if total > limit:
+        out.append(f"{total - limit} more cell(s)")
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# The pivot: models x datasets
+# --------------------------------------------------------------------------------------
+
+
+def _cell_value(r: ArchiveRecord) -> float | None:
+    if r.headline is not None:
+        return r.headline
+    return None if r.accuracy is None else float(r.accuracy) * 100 if r.benchmark == "gaia" else float(r.accuracy)
+
+
+def pivot(records: Iterable[ArchiveRecord]) -> pl.DataFrame:
+    """Models x datasets: one row per model, for each dataset its headline number (GAIA:
+    the weighted accuracy in percent), the archive's own number beside it
+    (``{dataset} [archive]``) where the tree has one, and the status where it is not
+    ``ok`` (``{dataset} [status]``). Records with no model or dataset use ``-``."""
+    records = [r for r in records if r.status != "skipped"]
+    models = sorted({r.model or "-" for r in records})
+    datasets = sorted({r.dataset or "-" for r in records})
+    has_archive = {d for d in datasets if any(r.archive_headline is not None for r in records if (r.dataset or "-") == d)}
+    not_ok = {d for d in datasets if any(r.status not in PIVOT_OK for r in records if (r.dataset or "-") == d)}
+    cells: dict[tuple[str, str], ArchiveRecord] = {}
+    for r in records:
+        key = (r.model or "-", r.dataset or "-")
+        if key in cells and r.run and cells[key].run and r.run < cells[key].run:
+            continue  # --all-runs: the newest run's number is the cell
+        cells[key] = r
+    schema: dict[str, Any] = {"model": pl.String}
+    for d in datasets:
+        schema[d] = pl.Float64
+        if d in has_archive:
+            schema[f"{d} [archive]"] = pl.Float64
+        if d in not_ok:
+            schema[f"{d} [status]"] = pl.String
+    rows = []
+    for m in models:
+        row: dict[str, Any] = {"model": m}
+        for d in datasets:
+            r = cells.get((m, d))
+            # An incomplete or failed grade has no number to show; any other has one, and
+            # its status beside it when that is not ok.
+            row[d] = None if r is None or r.status in _NO_NUMBER else _cell_value(r)
+            if d in has_archive:
+                row[f"{d} [archive]"] = None if r is None else r.archive_headline
+            if d in not_ok:
+                row[f"{d} [status]"] = None if r is None or r.status in PIVOT_OK else r.status
+        rows.append(row)
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def write_pivot(records: Iterable[ArchiveRecord], path: str | os.PathLike) -> None:
+    """Write the :func:`pivot` table atomically (``.csv`` or ``.parquet``)."""
+    _write(pivot(records), path)

@@ -931,7 +931,11 @@ def build_report(source: Results | str | os.PathLike[str] | Any, *, title: str |
 def write_report(source: Results | str | os.PathLike[str] | Any, out: str | os.PathLike[str], *, title: str | None = None) -> Path:
     """Build the page (see :func:`build_report`) and write it to ``out`` atomically (a
     temporary file in the same folder, then ``os.replace``). Returns the path."""
-    page = build_report(source, title=title)
+    return write_page(build_report(source, title=title), out)
+
+
+def write_page(page: str, out: str | os.PathLike[str]) -> Path:
+    """Write an HTML page to ``out`` atomically. Returns the path."""
     dest = Path(out)
     fd, tmp = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".tmp", dir=dest.parent if str(dest.parent) else ".")
     try:

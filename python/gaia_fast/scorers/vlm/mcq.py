@@ -27,6 +27,7 @@ Parsing runs natively over Arrow columns on all cores; only judge calls loop in 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -48,6 +49,7 @@ from gaia_fast.scorers.vlm.mcq_tables import (
     VARIANTS,
     VMC_COLUMNS,
 )
+from gaia_fast.scorers.vlm.recorded import EXACT_MATCHING_TEXT, RANDOM_TEXT, Records, index_key_expr, log_text
 
 __all__ = [
     "BENCHMARKS",
@@ -389,6 +391,273 @@ def _fallback_stats(ok: pl.DataFrame, n: int, benchmark: str, variant: str | Non
 
 
 # --------------------------------------------------------------------------------------
+# Recorded judge replies (the archive's own {stem}_{J}_result files) and row truth flags
+# --------------------------------------------------------------------------------------
+
+JUDGE_POLICIES = ("auto", "none")
+_NEEDS_JUDGE = (
+    "needs_judge: {} can_infer found no option and the recorded judge files have no entry for this index; "
+    "not counted (pass a judge to decide it)"
+)
+#: Row statuses that keep VLMEvalKit's decision but say what is wrong with the row, in
+#: the order a row takes them (a row with several takes the first).
+FLAG_STATUSES = ("no_prediction", "answer_not_in_options", "duplicate_index")
+_RULE_ROUTES = frozenset({"prefetch", "exact_matching", "prefetch_wrong", "prefetch_right"})
+_LIVE_ROUTES = frozenset({"judge", "random_fallback", "judge_right", "judge_wrong"})
+
+
+def _record_hit(rec: dict[str, Any] | None) -> float | None:
+    """A record's ``hit`` as VLMEvalKit's ``report_acc`` averages it (0/1), or None."""
+    if rec is None or rec.get("hit") is None:
+        return None
+    try:
+        v = float(rec["hit"])
+    except (TypeError, ValueError):
+        text = str(rec["hit"]).strip().lower()
+        v = 1.0 if text == "true" else 0.0 if text == "false" else math.nan
+    return None if math.isnan(v) else v
+
+
+def _replay_vanilla(
+    frame: pl.DataFrame,
+    cols: dict[str, str],
+    letters: list[str],
+    work: pl.DataFrame,
+    open_rows: list[int],
+    keys_all: list[str | None] | None,
+    records: Records,
+    variant: str,
+) -> tuple[pl.DataFrame, list[int], dict[str, Any]]:
+    """Rows ``can_infer`` left open take the archive's record of their index: VLMEvalKit's
+    ``mcq_vanilla_eval`` reads ``result[index]['hit']``, so the recorded hit decides; the
+    log says what produced it (``"Match Log: <judge reply>. "``, the random draw, the
+    exact-matching fallback, or the archive's own matcher reading the prediction)."""
+    counts = {"recorded_judge": 0, "recorded_random": 0, "recorded_exact_matching": 0, "recorded_prefetch": 0,
+              "recorded_other": 0, "record_reply_disagrees": 0}
+    if keys_all is None:
+        return work, open_rows, counts
+    sub = frame[open_rows]
+    option_cols = {ch: _text(sub[cols[ch]]).to_list() for ch in letters}
+    preds = _text(frame[cols["prediction"]]).fill_null("nan").gather(open_rows).to_list()
+    answers = work["answer"].gather(open_rows).to_list()
+    done: dict[int, tuple[str | None, str, str, float, str | None, int]] = {}
+    left: list[int] = []
+    who = f"recorded judge {records.judge}" if records.judge else "recorded judge"
+    for j, i in enumerate(open_rows):
+        key = keys_all[i]
+        rec = records.get(key) if key is not None else None
+        hit = _record_hit(rec)
+        if hit is None:
+            left.append(i)
+            continue
+        log = rec.get("log") if isinstance(rec.get("log"), str) else None
+        text = log_text(log)
+        choices = {ch: option_cols[ch][j] for ch in letters if option_cols[ch][j] is not None}
+        pool = 0
+        verdict = "right" if hit else "wrong"
+        marker = text.strip() if text is not None else None  # the random-draw text ends with ". "
+        if marker == EXACT_MATCHING_TEXT:
+            opt, route = "Z", "recorded_exact_matching"
+            reason = f"{who}: the archive found no option and fell back to exact matching (Z); its hit {hit:g} is kept"
+        elif marker == RANDOM_TEXT:
+            opt, route = None, "recorded_random"
+            pool = len(choices) + (0 if "Z" in choices else 1)
+            reason = f"{who}: three judge replies were unreadable and the archive drew a random letter; its recorded hit {hit:g} ({verdict}) is the draw it made"
+        elif text is None:
+            opt, route = None, "recorded_other"
+            reason = f"{who}: the record has hit {hit:g} and no readable 'Match Log' ({log!r}); the hit is kept"
+        elif text == preds[j]:
+            opt, route = None, "recorded_prefetch"
+            reason = f"{who}: the archive's own matcher read the prediction ({variant} can_infer does not); its hit {hit:g} is kept"
+        else:
+            opt = can_infer(text, choices, variant) if choices else None
+            route = "recorded_judge"
+            reason = f"{who}: the reply {text!r} reads {opt or 'no option'}; the recorded hit {hit:g} ({verdict}) decides, as in VLMEvalKit"
+            if opt is not None and answers[j] is not None and (opt == answers[j]) != bool(hit):
+                counts["record_reply_disagrees"] += 1
+                reason += f" (the reply's letter against this file's answer {answers[j]} says otherwise: the archive's answer came from its dataset TSV)"
+        counts[route] += 1
+        done[i] = (opt, route, reason, hit, log, pool)
+    if done:
+        idx = pl.Series(list(done), dtype=pl.UInt32)
+        vals = list(done.values())
+        work = work.with_columns(
+            work["extracted"].scatter(idx, pl.Series([v[0] for v in vals], dtype=pl.String)),
+            work["route"].scatter(idx, pl.Series([v[1] for v in vals], dtype=pl.String)),
+            work["reason_judge"].scatter(idx, pl.Series([v[2] for v in vals], dtype=pl.String)),
+            work["_rec_hit"].scatter(idx, pl.Series([v[3] for v in vals], dtype=pl.Float64)),
+            work["log_judge"].scatter(idx, pl.Series([v[4] for v in vals], dtype=pl.String)),
+            work["pool"].scatter(idx, pl.Series([v[5] for v in vals], dtype=pl.Int64)),
+        )
+    return work, left, {k: v for k, v in counts.items() if v}
+
+
+def _vanilla_archive_method(records: Records, keys_all: list[str | None] | None, preds: list[str]) -> str:
+    """What the records say VLMEvalKit used: the judge's replies in the logs, or the
+    exact-matching fallback it takes silently under the judge's file name. A log that is
+    the row's own prediction was the rules' (``can_infer`` read it)."""
+    if records.judge == "exact_matching":
+        return "exact_matching"
+    table = records.table()
+    if "log" not in table.columns:
+        return _archive_method_line(records, 0, 0)
+    if "prediction" not in table.columns:
+        table = table.with_columns(pl.lit(None, pl.String).alias("prediction"))
+    if keys_all is not None:
+        ours = pl.DataFrame({"k": keys_all, "p": preds}, schema={"k": pl.String, "p": pl.String})
+        ours = ours.select(index_key_expr(pl.col("k")).alias("key"), pl.col("p")).unique("key", keep="last")
+        table = table.join(ours, on="key", how="left").with_columns(pl.coalesce("prediction", "p").alias("prediction"))
+    log = pl.col("log")
+    wrapped = log.str.starts_with("Match Log: ") & log.str.ends_with(". ")
+    text = pl.when(wrapped).then(log.str.slice(len("Match Log: ")).str.head(-2))
+    kinds = table.select(
+        (text.str.strip_chars() == EXACT_MATCHING_TEXT).fill_null(False).alias("exact"),
+        (text.str.strip_chars() == RANDOM_TEXT).fill_null(False).alias("random"),
+        (text.is_not_null() & pl.col("prediction").is_not_null() & (text != pl.col("prediction"))).fill_null(False).alias("other"),
+    )
+    exact = int(kinds["exact"].sum())
+    judge = int(kinds["random"].sum()) + int((kinds["other"] & ~kinds["exact"] & ~kinds["random"]).sum())
+    return _archive_method_line(records, judge, exact)
+
+
+def _archive_method_line(records: Records, judge: int, exact: int) -> str:
+    name = records.judge or "unnamed"
+    if judge and exact:
+        return f"judge {name} (and exact_matching for {exact} entries)"
+    if judge:
+        return f"judge {name}"
+    if exact:
+        return "exact_matching" + (f" (files named {name})" if records.judge and records.judge != "exact_matching" else "")
+    return "rules only (no entry needed the judge" + (f"; files named {name})" if records.judge else ")")
+
+
+def _vanilla_disagreements(work: pl.DataFrame, keys_all: list[str | None] | None, records: Records | None) -> list[str]:
+    """Indexes the rules decided differently from the archive's record (another matcher, or
+    another answer key)."""
+    if records is None or keys_all is None or "hit" not in records.table().columns:
+        return []
+    rec = records.table().select("key", pl.col("hit").cast(pl.Float64, strict=False).alias("rec_hit"))
+    ours = pl.DataFrame({"k": keys_all, "route": work["route"], "score": work["score"]}, schema_overrides={"k": pl.String})
+    ours = ours.with_columns(index_key_expr(pl.col("k")).alias("key"))
+    joined = ours.join(rec, on="key", how="left", maintain_order="left")
+    bad = joined.filter((pl.col("route") == "prefetch") & pl.col("score").is_not_null() & (pl.col("rec_hit") != pl.col("score")))
+    return bad["k"].to_list()
+
+
+def _method_stats(
+    routes: dict[str, int],
+    unit: str,
+    judge_policy: str,
+    records: Records | None,
+    archive_method: str | None,
+    disagreements: list[str],
+) -> dict[str, Any]:
+    """The keys the pipeline reads: ``decided``, ``decided_unit``, ``method``,
+    ``archive_method``, ``matches_archive`` (and the disagreement count)."""
+    decided = {"rules": 0, "recorded": 0, "live": 0, "undecided": 0}
+    for route, k in routes.items():
+        if route in _RULE_ROUTES:
+            decided["rules"] += k
+        elif route.startswith("recorded"):
+            decided["recorded"] += k
+        elif route in _LIVE_ROUTES:
+            decided["live"] += k
+        elif route == "needs_judge":
+            decided["undecided"] += k
+    exact = routes.get("exact_matching", 0)
+    rules_only = decided["rules"] - exact
+    if judge_policy == "none":
+        method = "exact_matching (--judge none)"
+    else:
+        parts = [f"rules ({rules_only} {unit})"]
+        if decided["recorded"]:
+            parts.append(f"recorded judge {records.judge if records and records.judge else ''} ({decided['recorded']} {unit})".replace("judge  (", "judge ("))
+        if decided["live"]:
+            parts.append(f"live judge ({decided['live']} {unit})")
+        if exact:
+            parts.append(f"exact_matching ({exact} {unit}; no recorded judge files)")
+        if decided["undecided"]:
+            parts.append(f"{decided['undecided']} {unit} undecided (needs_judge)")
+        method = " + ".join(parts)
+    open_n = decided["recorded"] + decided["live"] + decided["undecided"] + exact
+    if disagreements:
+        matches = False
+    elif open_n == 0:
+        matches = True  # the rules decided everything: every policy gives these numbers
+    elif judge_policy == "none":
+        matches = archive_method is not None and archive_method.startswith("exact_matching")
+    elif records is not None:
+        matches = decided["undecided"] == 0 and decided["live"] == 0 and exact == 0
+    else:
+        matches = False
+    out: dict[str, Any] = {
+        "decided": decided,
+        "decided_unit": unit,
+        "method": method,
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": matches,
+        "record_disagreements": len(disagreements),
+    }
+    if disagreements:
+        out["record_disagreement_indexes"] = disagreements[:20]
+    if records is not None:
+        out["records"] = {"judge": records.judge, "files": [p.name for p in records.files], "entries": len(records), "notes": list(records.notes)}
+    return out
+
+
+def _no_judge_stats(result: GradeResult, name: str) -> GradeResult:
+    """The method keys for a flow whose reference has no judge: the rules decide every row."""
+    n = result.rows.height
+    result.stats.update(
+        {
+            "decided": {"rules": n, "recorded": 0, "live": 0, "undecided": 0},
+            "decided_unit": "rows",
+            "flags": {},
+            "method": f"rules ({name} has no judge)",
+            "archive_method": None,
+            "matches_archive": True,
+        }
+    )
+    return result
+
+
+def _truth_flags(frame: pl.DataFrame, cols: dict[str, str], letters: list[str]) -> pl.DataFrame:
+    """Per row: no prediction (an empty cell: upstream reads ``"nan"``), an answer that is
+    none of the row's non-empty option letters, an index another row repeats."""
+    n = frame.height
+    pred = frame[cols["prediction"]]
+    pred_t = _text(pred)
+    no_pred = pred_t.is_null() | (pred_t.str.strip_chars() == "")
+    answer = _text(frame[cols["answer"]]) if "answer" in cols else pl.Series([None] * n, dtype=pl.String)
+    in_options = pl.Series([False] * n)
+    for ch in letters:
+        in_options = in_options | ((answer == ch) & frame[cols[ch]].is_not_null()).fill_null(False)
+    if "index" in cols:
+        keys = _text(frame[cols["index"]]).str.strip_chars()
+        as_num = keys.cast(pl.Float64, strict=False)
+        norm = pl.when(as_num.is_not_null() & (as_num == as_num.round())).then(as_num.cast(pl.Int64, strict=False).cast(pl.String)).otherwise(keys)
+        keyed = pl.DataFrame({"k": keys}).select(norm.alias("k"))["k"]
+        dup = keyed.is_duplicated() & keyed.is_not_null()
+    else:
+        dup = pl.Series([False] * n)
+    return pl.DataFrame({"no_prediction": no_pred, "answer_not_in_options": ~in_options, "duplicate_index": dup})
+
+
+def _flag_status(status: pl.Expr, flags: pl.DataFrame) -> pl.Expr:
+    """``ok`` rows with a flag take the flag's status; other statuses stay (they say more)."""
+    expr = pl.when(status != "ok").then(status)
+    for name in FLAG_STATUSES:
+        expr = expr.when(pl.lit(flags[name])).then(pl.lit(name))
+    return expr.otherwise(status).alias("status")
+
+
+def _flag_counts(flags: pl.DataFrame) -> dict[str, int]:
+    """Rows with each condition (a row may count under several)."""
+    return {name: int(flags[name].sum()) for name in FLAG_STATUSES if int(flags[name].sum())}
+
+
+# --------------------------------------------------------------------------------------
 # LiveXivVQA (ImageMCQDataset flow)
 # --------------------------------------------------------------------------------------
 
@@ -471,7 +740,15 @@ def _judge_rows(
 
 
 def _grade_livexivvqa(
-    frame: pl.DataFrame, variant: str, seed: int, judge: Judge | None, log: bool, benchmark: str = "livexivvqa", report: str = "acc"
+    frame: pl.DataFrame,
+    variant: str,
+    seed: int,
+    judge: Judge | None,
+    log: bool,
+    benchmark: str = "livexivvqa",
+    report: str = "acc",
+    recorded: Records | None = None,
+    judge_policy: str = "auto",
 ) -> GradeResult:
     """``mcq_vanilla_eval`` row by row, then ``report_acc`` (``report="mmt"``: ``report_acc_MMT``)."""
     cols = _column_map(frame, lower=True)
@@ -499,8 +776,15 @@ def _grade_livexivvqa(
         pl.lit(False).alias("_judge_error"),
     ).with_columns(answer.alias("answer"), pred_text.alias("_pred_text"))
     stats_extra: dict[str, Any] = {}
-    if judge is not None:
-        undecided = parsed.with_row_index("_i").filter(pl.col("parsed").is_null())["_i"].to_list()
+    work = work.with_columns(pl.lit(None, pl.Float64).alias("_rec_hit"), pl.lit(False).alias("_needs"))
+    open_rows = parsed.with_row_index("_i").filter(pl.col("parsed").is_null())["_i"].to_list()
+    keys_all = _text(frame[cols["index"]]).to_list() if "index" in cols else None
+    use_records = judge_policy == "auto" and recorded is not None
+    if use_records and open_rows:
+        work, open_rows, replay_counts = _replay_vanilla(frame, cols, letters, work, open_rows, keys_all, recorded, variant)
+        stats_extra.update(replay_counts)
+    if judge is not None and judge_policy == "auto" and open_rows:
+        undecided = open_rows
         # Only the rows can_infer left undecided go to the judge (a Python loop: judge calls).
         sub = frame[undecided]
         option_cols = {ch: _text(sub[cols[ch]]).to_list() for ch in letters}
@@ -525,14 +809,28 @@ def _grade_livexivvqa(
             work["pool"].scatter(idx, pl.Series([r.get("pool", 0) for r in patch], dtype=pl.Int64)),
             work["_judge_error"].scatter(idx, pl.Series([r.get("judge_error", False) for r in patch], dtype=pl.Boolean)),
         )
+    elif use_records and open_rows:
+        # Records exist but not for these rows, and no live judge: nobody decided them.
+        idx = pl.Series(open_rows, dtype=pl.UInt32)
+        k = len(open_rows)
+        work = work.with_columns(
+            work["extracted"].scatter(idx, pl.Series([None] * k, dtype=pl.String)),
+            work["route"].scatter(idx, pl.Series(["needs_judge"] * k, dtype=pl.String)),
+            work["reason_judge"].scatter(idx, pl.Series([_NEEDS_JUDGE.format(variant)] * k, dtype=pl.String)),
+            work["_needs"].scatter(idx, pl.Series([True] * k, dtype=pl.Boolean)),
+        )
     crash = pl.col("route") == "error"
     letters_expr = [(pl.col("answer") == ch) & frame[cols[ch]].is_not_null() for ch in letters] + [pl.col("answer") == "Z"]
     work = work.with_columns(
         crash.alias("_crash"),
-        pl.col("route").is_in(["exact_matching", "random_fallback"]).alias("_fallback"),
-        pl.when(pl.col("route") == "random_fallback").then(pl.any_horizontal(letters_expr)).otherwise(pl.col("answer") == "Z").fill_null(False).alias("_in_pool"),
-        pl.when(crash).then(None).otherwise((pl.col("extracted") == pl.col("answer")).fill_null(False).cast(pl.Float64)).alias("score"),
-        pl.when(crash).then(pl.lit("error")).when(pl.col("_judge_error")).then(pl.lit("judge_error")).otherwise(pl.lit("ok")).alias("status"),
+        pl.col("route").is_in(["exact_matching", "random_fallback", "recorded_random"]).alias("_fallback"),
+        pl.when(pl.col("route").is_in(["random_fallback", "recorded_random"])).then(pl.any_horizontal(letters_expr)).otherwise(pl.col("answer") == "Z").fill_null(False).alias("_in_pool"),
+        pl.when(crash | pl.col("_needs"))
+        .then(None)
+        .otherwise(pl.coalesce(pl.col("_rec_hit"), (pl.col("extracted") == pl.col("answer")).fill_null(False).cast(pl.Float64)))
+        .alias("score"),
+        pl.when(crash).then(pl.lit("error")).when(pl.col("_needs")).then(pl.lit("needs_judge"))
+        .when(pl.col("_judge_error")).then(pl.lit("judge_error")).otherwise(pl.lit("ok")).alias("status"),
     ).with_columns(pl.when(pl.col("route") == "exact_matching").then(1).otherwise(pl.col("pool")).alias("pool"))
     prefix = f"prefetch ({variant} can_infer): "
     reason = pl.when(pl.col("reason_judge").is_not_null()).then(pl.col("reason_judge"))
@@ -555,9 +853,11 @@ def _grade_livexivvqa(
     shared: dict[str, Any] = {}
     if rep is not None:
         work, out_cols, shared = _share_index_verdicts(frame, cols, work, out_cols, rep, shared_rows["gt_row"])
+    flags = _truth_flags(frame, cols, letters)
+    out_cols = out_cols.with_columns(_flag_status(pl.col("status"), flags))
     rows = frame.with_columns(out_cols.get_columns())
 
-    ok_mask = ~work["_crash"]
+    ok_mask = ~work["_crash"] & ~work["_needs"]
     ok = work.filter(ok_mask)
     if report == "mmt":
         report, report_error = _report_acc_mmt(frame, cols, work["score"], ok_mask)
@@ -568,11 +868,23 @@ def _grade_livexivvqa(
     judge_errors = int(work["_judge_error"].sum())
     if judge_errors:  # scored by the seeded fallback, as the reference would, but flagged
         stats["status"] = {"ok": ok.height - judge_errors, "judge_error": judge_errors, "error": n - ok.height}
-    stats["routes"] = dict(sorted(work.group_by("route").len().iter_rows()))
+    routes = dict(sorted(work.group_by("route").len().iter_rows()))
+    stats["routes"] = routes
     stats["judge"] = judge is not None
     stats.update(stats_extra)
-    stats["crashed_rows"] = n - ok.height
-    stats["reference_error"] = report_error or ("the reference raises on some rows (status 'error')" if n - ok.height else None)
+    crashed = int(work["_crash"].sum())
+    stats["crashed_rows"] = crashed
+    stats["reference_error"] = report_error or ("the reference raises on some rows (status 'error')" if crashed else None)
+    stats["status"] = dict(sorted(rows.group_by(rows["status"]).len().iter_rows()))
+    pred_all = pred_text.to_list()
+    stats.update(
+        _method_stats(
+            routes, "rows", judge_policy, recorded,
+            _vanilla_archive_method(recorded, keys_all, pred_all) if recorded is not None and recorded.files else None,
+            _vanilla_disagreements(work, keys_all, recorded) if judge_policy == "auto" else [],
+        )
+    )
+    stats["flags"] = _flag_counts(flags)
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -854,7 +1166,9 @@ def _report_acc_mmt(frame: pl.DataFrame, cols: dict[str, str], score: pl.Series,
 _CIRCULAR = 1_000_000
 
 
-def _grade_circular(frame: pl.DataFrame, variant: str, seed: int, judge: Judge | None) -> GradeResult:
+def _grade_circular(
+    frame: pl.DataFrame, variant: str, seed: int, judge: Judge | None, recorded: Records | None = None, judge_policy: str = "auto"
+) -> GradeResult:
     """``mcq_circular_eval``: the rows whose index is ``i + k * 1_000_000`` are rotations of
     question ``i`` (whose own row has index ``i``). A question is right when every rotation's
     letter equals its answer: ``can_infer`` on each rotation in index order; the first
@@ -912,7 +1226,12 @@ def _grade_circular(frame: pl.DataFrame, variant: str, seed: int, judge: Judge |
         pl.lit(None, pl.String).alias("judge_reason"),
     )
     stats_extra: dict[str, Any] = {}
-    if judge is not None:
+    groups = groups.with_columns(pl.lit(None, pl.String).alias("_rec_reason"))
+    use_records = judge_policy == "auto" and recorded is not None
+    if use_records:
+        groups, replay_counts = _replay_circular(groups, recorded)
+        stats_extra.update(replay_counts)
+    if judge is not None and judge_policy == "auto":
         undecided = groups.filter(pl.col("route") == "exact_matching")["group"].to_list()
         counts = {"judge_calls": 0, "judge_api_failures": 0, "judge_exceptions": 0, "judge_unparsed": 0}
         verdicts: dict[int, tuple[str, int, bool, str]] = {}
@@ -961,6 +1280,12 @@ def _grade_circular(frame: pl.DataFrame, variant: str, seed: int, judge: Judge |
                 pl.coalesce("_fallback", "fallback").alias("fallback"),
                 pl.col("_reason").alias("judge_reason"),
             ).drop("_route", "_hit", "_fallback", "_reason")
+    if use_records and judge is None:
+        # Records exist but not for these questions, and no live judge: nobody decided them.
+        groups = groups.with_columns(
+            pl.when(pl.col("route") == "exact_matching").then(pl.lit("needs_judge")).otherwise(pl.col("route")).alias("route")
+        )
+    groups = groups.with_columns(pl.coalesce("_rec_reason", "judge_reason").alias("judge_reason"))
     # Per input row: its question's verdict.
     wrong_index = members.filter(pl.col("wrong")).group_by("group", maintain_order=True).agg(pl.col("index").first().alias("wrong_index"))
     groups = groups.join(wrong_index, on="group", how="left")
@@ -971,6 +1296,8 @@ def _grade_circular(frame: pl.DataFrame, variant: str, seed: int, judge: Judge |
         .then(pl.concat_str([pl.lit("circular: all "), pl.col("rotations").cast(pl.String), pl.lit(f" rotations read right ({variant} can_infer)")]))
         .when(pl.col("route") == "exact_matching")
         .then(pl.lit(f"circular: some rotation has no letter ({variant} can_infer) and there is no judge, so the question fails (as the reference)"))
+        .when(pl.col("route") == "needs_judge")
+        .then(pl.lit(f"needs_judge: some rotation has no letter ({variant} can_infer) and the recorded judge files have no entry for this question; not counted"))
         .otherwise(pl.col("judge_reason"))
     )
     groups = groups.with_columns(reason.alias("reason"))
@@ -979,11 +1306,13 @@ def _grade_circular(frame: pl.DataFrame, variant: str, seed: int, judge: Judge |
     out = per_row.select(
         pl.col("pred").alias("extracted"),
         pl.col("group").alias("circular_group"),
-        pl.when(pl.col("route").is_not_null() & (pl.col("route") != "error")).then(pl.col("hit").cast(pl.Float64)).alias("score"),
+        pl.when(pl.col("route").is_not_null() & ~pl.col("route").is_in(["error", "needs_judge"])).then(pl.col("hit").cast(pl.Float64)).alias("score"),
         pl.when(pl.col("route").is_null())
         .then(pl.lit("not_counted"))
         .when(pl.col("route") == "error")
         .then(pl.lit("error"))
+        .when(pl.col("route") == "needs_judge")
+        .then(pl.lit("needs_judge"))
         .otherwise(pl.lit("ok"))
         .alias("status"),
         pl.when(pl.col("route").is_null())
@@ -995,12 +1324,14 @@ def _grade_circular(frame: pl.DataFrame, variant: str, seed: int, judge: Judge |
         .otherwise(pl.col("reason"))
         .alias("reason"),
     )
+    flags = _truth_flags(frame, cols, letters)
+    out = out.with_columns(_flag_status(pl.col("status"), flags))
     rows = frame.with_columns(out.get_columns())
     main_rows = per_row["main"] & counted
-    ok_main = main_rows & (per_row["route"] != "error")
+    ok_main = main_rows & ~per_row["route"].is_in(["error", "needs_judge"])
     hits = per_row["hit"].fill_null(0).cast(pl.Float64)
     report, report_error = _report_acc(frame, cols, hits, ok_main)
-    scored = groups.filter(pl.col("route") != "error")
+    scored = groups.filter(~pl.col("route").is_in(["error", "needs_judge"]))
     questions_n = scored.height
     correct = int(scored["hit"].sum()) if questions_n else 0
     fb_correct = int(scored.filter(pl.col("fallback"))["hit"].sum()) if questions_n else 0
@@ -1023,7 +1354,95 @@ def _grade_circular(frame: pl.DataFrame, variant: str, seed: int, judge: Judge |
     }
     stats.update(stats_extra)
     stats["reference_error"] = report_error or ("the reference raises on some questions (status 'error')" if stats["crashed_rows"] else None)
+    stats["status"] = dict(sorted(rows.group_by(rows["status"]).len().iter_rows()))
+    stats.update(
+        _method_stats(
+            stats["routes"], "questions", judge_policy, recorded,
+            _circular_archive_method(recorded) if recorded is not None and recorded.files else None,
+            _circular_disagreements(groups, recorded) if judge_policy == "auto" else [],
+        )
+    )
+    stats["flags"] = _flag_counts(flags)
     return GradeResult(rows=rows, report=report, stats=stats)
+
+
+def _circular_log_kind(log: Any) -> str:
+    """What produced a circular question's recorded verdict (``eval_circular_group``'s logs)."""
+    if not isinstance(log, str):
+        return "recorded_other"
+    if log.strip() == EXACT_MATCHING_TEXT:
+        return "recorded_exact_matching"
+    if log.startswith(("Succeed During Pre-fetching", "Failed in Prefetching Rolling")):
+        return "recorded_prefetch"
+    if RANDOM_TEXT in log:
+        return "recorded_random"
+    if "Failed in Rolling" in log or re.search(r"^Rolling \d+", log, re.MULTILINE):
+        return "recorded_judge"
+    return "recorded_other"
+
+
+_CIRCULAR_REASON = {
+    "recorded_exact_matching": "the archive had no judge for this question and failed it (exact matching)",
+    "recorded_prefetch": "the archive's own matcher decided every rotation (this variant's does not)",
+    "recorded_random": "the archive's judge failed three times on a rotation and it drew a random letter; the recorded hit is that draw",
+    "recorded_judge": "the archive's judge read the rotations the matcher left open",
+    "recorded_other": "the record has a hit and a log this reader does not know",
+}
+
+
+def _replay_circular(groups: pl.DataFrame, records: Records) -> tuple[pl.DataFrame, dict[str, int]]:
+    """Questions the rules left open take the archive's record of their main index
+    (``result[g_index]['hit']``, as ``mcq_circular_eval`` reads it)."""
+    open_groups = groups.filter(pl.col("route") == "exact_matching")["group"].to_list()
+    who = f"recorded judge {records.judge}" if records.judge else "recorded judge"
+    patch: dict[int, tuple[str, int, str]] = {}
+    counts: dict[str, int] = {}
+    for g in open_groups:
+        rec = records.get(g)
+        hit = _record_hit(rec)
+        if hit is None:
+            continue
+        kind = _circular_log_kind(rec.get("log"))
+        counts[kind] = counts.get(kind, 0) + 1
+        log = rec.get("log")
+        first = log.strip().splitlines()[0] if isinstance(log, str) and log.strip() else ""
+        patch[g] = (kind, int(hit != 0), f"{who}: {_CIRCULAR_REASON[kind]}; recorded hit {hit:g}" + (f" (log: {first[:200]!r})" if first else ""))
+    if not patch:
+        return groups, counts
+    frame = pl.DataFrame(
+        {"group": list(patch), "_r": [v[0] for v in patch.values()], "_h": [v[1] for v in patch.values()], "_why": [v[2] for v in patch.values()]},
+        schema={"group": groups.schema["group"], "_r": pl.String, "_h": pl.Int32, "_why": pl.String},
+    )
+    groups = groups.join(frame, on="group", how="left", maintain_order="left").with_columns(
+        pl.coalesce("_r", "route").alias("route"),
+        pl.coalesce(pl.col("_h"), pl.col("hit")).cast(groups.schema["hit"]).alias("hit"),
+        (pl.col("fallback") | (pl.col("_r") == "recorded_random").fill_null(False)).alias("fallback"),
+        pl.coalesce("_why", "_rec_reason").alias("_rec_reason"),
+    ).drop("_r", "_h", "_why")
+    return groups, counts
+
+
+def _circular_archive_method(records: Records) -> str:
+    if records.judge == "exact_matching":
+        return "exact_matching"
+    judge = exact = 0
+    for rec in records.entries.values():
+        kind = _circular_log_kind(rec.get("log"))
+        judge += kind in ("recorded_judge", "recorded_random")
+        exact += kind == "recorded_exact_matching"
+    return _archive_method_line(records, judge, exact)
+
+
+def _circular_disagreements(groups: pl.DataFrame, records: Records | None) -> list[str]:
+    if records is None:
+        return []
+    out = []
+    for g, route, hit in groups.select("group", "route", "hit").iter_rows():
+        if route in ("prefetch_right", "prefetch_wrong"):
+            rec = _record_hit(records.get(g))
+            if rec is not None and rec != hit:
+                out.append(str(g))
+    return out
 
 
 # --------------------------------------------------------------------------------------
@@ -1161,6 +1580,8 @@ def grade(
     log: bool = False,
     missing_sources: str = "null",
     report: str = "acc",
+    recorded: Records | None = None,
+    judge_policy: str = "auto",
 ) -> GradeResult:
     """Grade a VLMEvalKit result table (``{model}_{dataset}.xlsx/.tsv/.csv`` read with polars).
 
@@ -1205,11 +1626,32 @@ def grade(
     ``rows``: every input row in order plus ``extracted`` (the letter scored, fallbacks
     included), ``score`` (1.0/0.0; null where the reference raises), ``status`` (``ok`` or
     ``error``) and ``reason``. ``seed`` drives the deterministic fallback draws.
+
+    Recorded judges (``mcq``, ``livexivvqa``, ``mmt``, ``mcq-circular``): ``recorded`` is the
+    archive's own judge files (:func:`gaia_fast.scorers.vlm.recorded.find_records`).
+    ``judge_policy="auto"``: rows (circular: questions) the rules decide are decided by the
+    rules; the others take the archive's record of their index (the recorded ``hit``
+    decides, as in VLMEvalKit; the log says whether a judge reply, a random draw or the
+    exact-matching fallback produced it); rows with no record go to ``judge`` if given,
+    else get ``status="needs_judge"`` (no score, left out of the report). With no
+    ``recorded`` at all, undecided rows go to ``judge`` or to exact matching as before.
+    ``judge_policy="none"``: VLMEvalKit's ``exact_matching`` (records and ``judge`` unused).
+    Rows also get ``status`` ``no_prediction``, ``answer_not_in_options`` or
+    ``duplicate_index`` where that holds (the decision is VLMEvalKit's all the same).
+    ``stats``: ``decided`` (``rules``/``recorded``/``live``/``undecided`` counts in
+    ``decided_unit``), ``flags``, ``method``, ``archive_method``, ``matches_archive``,
+    ``record_disagreements`` (rows the rules decided against the record).
     """
     frame = _check_frame(frame)
     bench = BENCHMARKS.get(benchmark.lower()) if isinstance(benchmark, str) else None
     if bench is None:
         raise ValueError(f"unknown benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
+    if judge_policy not in JUDGE_POLICIES:
+        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
+    if recorded is not None and not isinstance(recorded, Records):
+        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    if judge_policy == "none":
+        judge = None  # exact_matching: VLMEvalKit asks no model
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
     if bench == "vmcbench":
@@ -1219,14 +1661,14 @@ def grade(
             raise ValueError("vmcbench uses no judge (its reference has none)")
         if missing_sources not in ("null", "skip"):
             raise ValueError(f"missing_sources must be 'null' or 'skip', not {missing_sources!r}")
-        return _grade_vmcbench(frame, seed, missing_sources)
+        return _no_judge_stats(_grade_vmcbench(frame, seed, missing_sources), "VMCBench")
     if bench == "mmmu":
         variant = "2023-12" if variant is None else variant
         if variant not in VARIANTS:
             raise ValueError(f"unknown can_infer variant {variant!r}; expected one of {', '.join(map(repr, VARIANTS))}")
         if judge is not None:
             raise ValueError("mmmu (MMMU_eval) uses no judge (its reference has none)")
-        return _grade_mmmu(frame, variant, seed)
+        return _no_judge_stats(_grade_mmmu(frame, variant, seed), "MMMU_eval (2023-12)")
     if report not in ("acc", "mmt"):
         raise ValueError(f"report must be 'acc' or 'mmt', not {report!r}")
     # Upstream VLMEvalKit's archives were scored by the classic matcher (2024-03 .. 2025-08);
@@ -1239,5 +1681,5 @@ def grade(
     if bench == "mcq-circular":
         if log:
             raise ValueError("mcq-circular keeps no per-row log")
-        return _grade_circular(frame, variant, seed, judge)
-    return _grade_livexivvqa(frame, variant, seed, judge, log, benchmark=bench, report=report)
+        return _grade_circular(frame, variant, seed, judge, recorded, judge_policy)
+    return _grade_livexivvqa(frame, variant, seed, judge, log, benchmark=bench, report=report, recorded=recorded, judge_policy=judge_policy)

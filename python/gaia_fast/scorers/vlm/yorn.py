@@ -39,6 +39,14 @@ import pyarrow as pa
 from gaia_fast import _native
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm.mcq import (
+    JUDGE_POLICIES,
+    _archive_method_line,
+    _flag_counts,
+    _flag_status,
+    _method_stats,
+)
+from gaia_fast.scorers.vlm.recorded import Records, index_key_expr
 
 __all__ = ["BENCHMARKS", "MME_SUPER", "RULES", "VARIANTS", "grade", "judge_prompt", "yorn_extract", "yorn_extract_explained"]
 
@@ -249,7 +257,9 @@ def _judge_rows(frame: pl.DataFrame, work: pl.DataFrame, judge: Judge, variant: 
     temperatures, which a cached judge cannot vary)."""
     if "question" not in frame.columns:
         raise ValueError("a judge needs the 'question' column")
-    unknown = work["extracted"] == "Unknown"
+    # Rows the extraction left Unknown and no record decided (a recorded Unknown is the
+    # archive's own judge's answer: not asked again).
+    unknown = (work["extracted"] == "Unknown") & work["rule"].is_in(["both", "neither"])
     idx = unknown.arg_true().to_list()
     questions = _text(frame["question"]).to_list()
     preds = work["prediction"].to_list()
@@ -284,6 +294,8 @@ def grade(
     variant: str | None = None,
     seed: int = 0,
     judge: Judge | None = None,
+    recorded: Records | None = None,
+    judge_policy: str = "auto",
 ) -> GradeResult:
     """Grade a VLMEvalKit yes/no result table (``{model}_{MME,POPE,HallusionBench}.xlsx``).
 
@@ -300,6 +312,18 @@ def grade(
 
     ``variant``: ``"classic"`` (default) or ``"2025-05"``. ``judge`` (prompt -> reply),
     when given, is asked about the Unknown rows. ``seed`` is unused (no random draw).
+
+    ``recorded`` (:func:`gaia_fast.scorers.vlm.recorded.find_records`: ``{stem}_auxmatch``
+    and ``{stem}_tmp.pkl``) with ``judge_policy="auto"``: rows the extraction leaves
+    ``Unknown`` take the archive's answer for their index, as ``ImageYORNDataset.evaluate``
+    does: the ``extracted`` of ``_auxmatch`` (which it re-reads instead of extracting again),
+    else the ``_tmp.pkl`` judge answer when it is not ``Unknown``. Unknown rows with no
+    record go to ``judge`` if given, else get ``status="needs_judge"`` (no score, left out
+    of the rating). Without ``recorded`` they stay Unknown (scored 0) as before.
+    ``judge_policy="none"``: ``exact_matching`` (no records, no judge). Rows with no
+    prediction, an answer other than Yes/No, or a repeated index get their own status
+    (``no_prediction``, ``answer_not_in_options``, ``duplicate_index``). ``stats`` gains
+    ``decided``, ``flags``, ``method``, ``archive_method``, ``matches_archive``.
     """
     frame = _check_frame(frame)
     bench = BENCHMARKS.get(benchmark.lower()) if isinstance(benchmark, str) else None
@@ -307,6 +331,12 @@ def grade(
         raise ValueError(f"unknown yes/no benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
     variant = DEFAULT_VARIANT if variant is None else variant
     _check_variant(variant)
+    if judge_policy not in JUDGE_POLICIES:
+        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
+    if recorded is not None and not isinstance(recorded, Records):
+        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    if judge_policy == "none":
+        judge = None  # exact_matching: VLMEvalKit asks no model
     for name in ("prediction", "answer"):
         _require(frame, name, bench)
     if bench == "mme":
@@ -325,12 +355,30 @@ def grade(
         pl.when(pl.col("rule").is_in(["yes", "no"])).then(pl.lit("ok")).otherwise(pl.lit("unknown")).alias("status"),
         pl.col("rule").replace_strict(_REASON, return_dtype=pl.String).alias("reason"),
     )
+    keys = _text(frame["index"]).to_list() if "index" in frame.columns else None
+    rules_extracted = work["extracted"].to_list()
+    use_records = judge_policy == "auto" and recorded is not None
+    replay: dict[str, int] = {}
+    if use_records:
+        work, replay = _replay(work, keys, recorded)
     if judge is not None:
         work = _judge_rows(frame, work, judge, variant)
+    elif use_records:
+        work = work.with_columns(
+            pl.when(pl.col("rule").is_in(["both", "neither"])).then(pl.lit("needs_judge")).otherwise(pl.col("status")).alias("status"),
+            pl.when(pl.col("rule").is_in(["both", "neither"]))
+            .then(pl.lit("needs_judge: no 'yes'/'no' word and the recorded files have no answer for this index; not counted"))
+            .otherwise(pl.col("reason"))
+            .alias("reason"),
+        )
     answer = _text(frame["answer"])
+    needs = work["status"] == "needs_judge"
     work = work.with_columns(answer.alias("answer")).with_columns(
         (pl.col("answer") == pl.col("extracted")).fill_null(False).alias("hit")
     )
+    full_work, full_frame = work, frame
+    if needs.any():  # undecided rows are left out of the rating
+        work, frame = work.filter(~needs), frame.filter(~needs)
 
     error = None
     n = frame.height
@@ -350,13 +398,18 @@ def grade(
         )
         report, error = _hallusion(rated, has_category)
 
+    work, frame = full_work, full_frame
+    flags = _flags(frame)
+    status = pl.DataFrame({"status": work["status"]}).select(_flag_status(pl.col("status"), flags))["status"]
     rows = frame.with_columns(
         work["extracted"],
         work["rule"],
-        work["hit"].cast(pl.Float64).alias("score"),
-        work["status"],
+        pl.when(needs).then(None).otherwise(work["hit"].cast(pl.Float64)).alias("score"),
+        status,
         work["reason"],
     )
+    n = frame.height  # every input row (tasks/correct count the decided ones)
+    routes = _routes(work["rule"].to_list(), work["status"].to_list(), replay, judge is not None)
     stats: dict[str, Any] = {
         "benchmark": bench,
         "variant": variant,
@@ -372,4 +425,130 @@ def grade(
         "reference_error": error,
         "crashed_rows": 0,
     }
+    stats["status"] = dict(sorted(rows.group_by(rows["status"]).len().iter_rows()))
+    stats.update(replay)
+    stats.update(
+        _method_stats(
+            routes, "rows", judge_policy, recorded,
+            _archive_method(recorded, keys, rules_extracted) if recorded is not None and recorded.files else None,
+            _disagreements(keys, rules_extracted, recorded) if judge_policy == "auto" else [],
+        )
+    )
+    stats["flags"] = _flag_counts(flags)
     return GradeResult(rows=rows, report=report, stats=stats)
+
+
+# --------------------------------------------------------------------------------------
+# Recorded answers (_auxmatch, _tmp.pkl) and row truth flags
+# --------------------------------------------------------------------------------------
+
+
+def _recorded_answer(rec: dict[str, Any] | None) -> tuple[str | None, str]:
+    """The archive's final answer for a row the rules left Unknown, and where it came from:
+    ``_auxmatch``'s ``extracted`` (VLMEvalKit re-reads that file), else the judge's
+    ``_tmp.pkl`` answer (used when it is not Unknown; an Unknown there is the judge's last
+    word after its retries)."""
+    if rec is None:
+        return None, ""
+    ext = rec.get("extracted")
+    if isinstance(ext, str) and ext in ("Yes", "No", "Unknown"):
+        return ext, "_auxmatch"
+    tmp = rec.get("tmp")
+    if isinstance(tmp, str):
+        return (tmp if tmp in ("Yes", "No") else "Unknown"), "_tmp.pkl"
+    return None, ""
+
+
+def _replay(work: pl.DataFrame, keys: list[str | None] | None, records: Records) -> tuple[pl.DataFrame, dict[str, int]]:
+    counts = {"recorded_judge": 0, "recorded_unknown": 0}
+    if keys is None:
+        return work, {}
+    rules = work["rule"].to_list()
+    extracted = work["extracted"].to_list()
+    status = work["status"].to_list()
+    reasons = work["reason"].to_list()
+    for i, rule in enumerate(rules):
+        if rule not in ("both", "neither") or keys[i] is None:
+            continue
+        ans, src = _recorded_answer(records.get(keys[i]))
+        if ans is None:
+            continue
+        extracted[i] = ans
+        if ans == "Unknown":
+            rules[i] = "recorded_unknown"
+            status[i] = "unknown"
+            reasons[i] = f"recorded ({src}): the archive also ended with Unknown (scored 0 as the reference)"
+        else:
+            rules[i] = "recorded_judge"
+            status[i] = "ok"
+            reasons[i] = f"recorded ({src}): the archive's judge answered {ans}"
+        counts[rules[i]] += 1
+    work = work.with_columns(
+        pl.Series("extracted", extracted, pl.String),
+        pl.Series("rule", rules, pl.String),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    return work, {k: v for k, v in counts.items() if v}
+
+
+def _routes(rules: list[str], status: list[str], replay: dict[str, int], live: bool) -> dict[str, int]:
+    """Rows per decision path, in the route names :func:`_method_stats` counts."""
+    out: dict[str, int] = {}
+    for rule, st in zip(rules, status):
+        if rule in ("yes", "no"):
+            route = "prefetch"
+        elif rule.startswith("recorded"):
+            route = rule
+        elif rule == "judge" or st == "judge_error":
+            route = "judge"
+        elif st == "needs_judge":
+            route = "needs_judge"
+        else:
+            route = "exact_matching"  # left Unknown, scored 0 (no judge)
+        out[route] = out.get(route, 0) + 1
+    return out
+
+
+def _archive_method(records: Records, keys: list[str | None] | None, rules_extracted: list[str]) -> str:
+    """A ``_tmp.pkl`` exists only where a judge was asked; else the ``_auxmatch`` answers
+    of the rows the extraction leaves Unknown show whether a judge read them."""
+    judge = exact = 0
+    for key, ext in zip(keys or [], rules_extracted):
+        if ext != "Unknown" or key is None:
+            continue
+        rec = records.get(key)
+        ans, _ = _recorded_answer(rec)
+        if rec is not None and "tmp" in rec:
+            judge += 1  # the judge was asked about it (an Unknown there is its answer)
+        elif ans is not None:
+            judge += ans in ("Yes", "No")
+            exact += ans == "Unknown"
+    return _archive_method_line(records, judge, exact)
+
+
+def _disagreements(keys: list[str | None] | None, rules_extracted: list[str], records: Records | None) -> list[str]:
+    """Indexes the extraction reads as Yes/No where the archive's ``_auxmatch`` says otherwise."""
+    if records is None or keys is None or "extracted" not in records.table().columns:
+        return []
+    rec = records.table().select("key", pl.col("extracted").alias("rec"))
+    ours = pl.DataFrame({"k": keys, "ext": rules_extracted}, schema={"k": pl.String, "ext": pl.String})
+    joined = ours.with_columns(index_key_expr(pl.col("k")).alias("key")).join(rec, on="key", how="left", maintain_order="left")
+    return joined.filter((pl.col("ext") != "Unknown") & pl.col("rec").is_not_null() & (pl.col("rec") != pl.col("ext")))["k"].to_list()
+
+
+def _flags(frame: pl.DataFrame) -> pl.DataFrame:
+    pred = _text(frame["prediction"])
+    answer = _text(frame["answer"])
+    if "index" in frame.columns:
+        keys = _text(frame["index"]).str.strip_chars()
+        dup = keys.is_duplicated() & keys.is_not_null()
+    else:
+        dup = pl.Series([False] * frame.height)
+    return pl.DataFrame(
+        {
+            "no_prediction": pred.is_null() | (pred.str.strip_chars() == ""),
+            "answer_not_in_options": ~answer.is_in(["Yes", "No"]).fill_null(False),
+            "duplicate_index": dup,
+        }
+    )

@@ -1,0 +1,129 @@
+"""The HTML page of a graded tree: the models x datasets table (each dataset's headline
+number, the archive's own beside it; cells that differ from the archive or are not ``ok``
+marked), then one row per archive with its status, how its rows were decided and notes."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from gaia_fast.grading.plan import ArchiveRecord
+from gaia_fast.grading.reporters import PIVOT_OK, pivot
+from gaia_fast.harness.html_report import _CSS, _e, _table, _version, write_page
+
+__all__ = ["build_tree_report", "records_from_summary", "write_tree_report"]
+
+_EXTRA_CSS = """
+td.bad{background:#fff0f0;color:#c92a2a;font-weight:600}
+td.ok{color:var(--ink)}
+.cell-sub{display:block;color:var(--muted);font-size:12px;font-weight:400}
+"""
+
+
+def _fmt(v: float | None) -> str:
+    return "—" if v is None else f"{v:.4g}"
+
+
+def _differs(ours: float | None, theirs: float | None) -> bool:
+    return theirs is not None and (ours is None or abs(ours - theirs) > 1e-9 * max(1.0, abs(theirs)))
+
+
+def _pivot_section(records: Sequence[ArchiveRecord]) -> str:
+    frame = pivot(records)
+    datasets = [c for c in frame.columns if c != "model" and not c.endswith("]")]
+    heads = ["model", *(_e(d) for d in datasets)]
+    trs = []
+    for row in frame.iter_rows(named=True):
+        tds = [f"<td>{_e(row['model'])}</td>"]
+        for d in datasets:
+            ours, theirs, status = row[d], row.get(f"{d} [archive]"), row.get(f"{d} [status]")
+            bad = status is not None or _differs(ours, theirs)
+            sub = []
+            if theirs is not None:
+                sub.append(f"archive {_fmt(theirs)}")
+            if status:
+                sub.append(_e(status))
+            extra = f'<span class="cell-sub">{" · ".join(sub)}</span>' if sub else ""
+            tds.append(f'<td class="num {"bad" if bad else "ok"}">{_fmt(ours)}{extra}</td>')
+        trs.append(f"<tr>{''.join(tds)}</tr>")
+    th = "".join(f'<th class="{"num" if i else ""}">{h}</th>' for i, h in enumerate(heads))
+    table = f'<div class="table-wrap"><table><thead><tr>{th}</tr></thead><tbody>{"".join(trs)}</tbody></table></div>'
+    return (
+        '<section id="pivot"><h2>Models × datasets</h2>'
+        '<p class="note">Each cell is the dataset\'s headline number as gaia-fast re-graded it; below it, the archive\'s own '
+        "number where the tree has a report beside the file. Red: the two differ, or the archive's status is not ok.</p>"
+        f"{table}</section>"
+    )
+
+
+def _archives_section(records: Sequence[ArchiveRecord]) -> str:
+    heads = ["model", "dataset", "benchmark", "run", "status", "headline", "archive", "rules / recorded / live / undecided", "flags", "note"]
+    body = []
+    for r in records:
+        decided = " / ".join("—" if v is None else str(v) for v in (r.decided_rules, r.decided_recorded, r.decided_live, r.undecided))
+        status = _e(r.status) if r.status in PIVOT_OK else f'<span class="no">{_e(r.status)}</span>'
+        body.append(
+            [
+                _e(r.model or ""),
+                _e(r.dataset or ""),
+                _e(r.benchmark or ""),
+                _e(r.run or ""),
+                status,
+                _fmt(r.headline),
+                _fmt(r.archive_headline),
+                decided,
+                _e(r.flags or ""),
+                _e(r.error or ""),
+            ]
+        )
+    return f'<section id="archives"><h2>Archives</h2>{_table(heads, body, numeric={5, 6}, cls="wide")}</section>'
+
+
+def build_tree_report(records: Iterable[ArchiveRecord], *, title: str = "gaia-fast: re-graded tree", source: str = "") -> str:
+    """The page (a ``str``) for the records of a graded tree."""
+    records = list(records)
+    shown = [r for r in records if r.status != "skipped"]
+    bad = sum(1 for r in shown if r.status not in PIVOT_OK)
+    differ = sum(1 for r in shown if _differs(r.headline, r.archive_headline))
+    cards = "".join(
+        f'<div class="card"><div class="label">{label}</div><div class="value">{value}</div></div>'
+        for label, value in (("archives", len(shown)), ("not ok", bad), ("differ from the archive", differ), ("skipped", len(records) - len(shown)))
+    )
+    ver = _version()
+    meta = f'<p class="meta">{_e(source)}</p>' if source else ""
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{_e(title)}</title><style>{_CSS}{_EXTRA_CSS}</style></head><body>"
+        f'<header class="top"><div class="wrap"><h1>{_e(title)}</h1>{meta}</div></header>'
+        f'<main class="wrap"><section id="summary"><div class="cards">{cards}</div></section>'
+        f"{_pivot_section(shown)}{_archives_section(records)}</main>"
+        f'<footer class="wrap">Generated by gaia-fast{(" " + _e(ver)) if ver else ""} · self-contained page, no network needed.</footer>'
+        "</body></html>\n"
+    )
+
+
+def write_tree_report(records: Iterable[ArchiveRecord], out: str | os.PathLike[str], **kwargs: Any) -> Path:
+    """Build the page (:func:`build_tree_report`) and write it atomically."""
+    return write_page(build_tree_report(records, **kwargs), out)
+
+
+def records_from_summary(path: str | os.PathLike[str]) -> list[ArchiveRecord]:
+    """The records of a ``gaia-fast grade --summary`` table (``.csv`` or ``.parquet``)."""
+    import dataclasses
+
+    import polars as pl
+
+    from gaia_fast.grading.reporters import _SCHEMA
+
+    p = Path(path)
+    frame = pl.read_parquet(p) if p.suffix.lower() in (".parquet", ".pq") else pl.read_csv(p, infer_schema_length=0)
+    frame = frame.with_columns(pl.col(c).cast(t) for c, t in _SCHEMA.items() if c in frame.columns)
+    missing = {"path", "benchmark", "status"} - set(frame.columns)
+    if missing:
+        raise ValueError(f"{path}: not a gaia-fast grade --summary table (no {', '.join(sorted(missing))} column)")
+    names = {f.name for f in dataclasses.fields(ArchiveRecord)} - {"detail"}
+    return [ArchiveRecord(**{k: v for k, v in row.items() if k in names}) for row in frame.iter_rows(named=True)]

@@ -1,0 +1,163 @@
+"""The grade pipeline's stages: a plan of one and a plan of many through the same executor,
+the records' headline numbers beside the archive's own report, the pivot table (CSV,
+terminal, HTML) and the exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from gaia_fast.cli import main
+from gaia_fast.cli._many import exit_code
+from gaia_fast.grading import discover, reporters
+from gaia_fast.grading.execute import GradeOptions, LocalExecutor, grade_job
+from gaia_fast.grading.plan import ArchiveRecord
+
+TREE = Path(__file__).parent / "data" / "vlmevalkit_tree"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "gaia"
+
+
+@pytest.fixture
+def tree(tmp_path) -> Path:
+    root = tmp_path / "outputs"
+    shutil.copytree(TREE, root)
+    return root
+
+
+def _cli(*args, cwd: Path):
+    import os
+
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        return CliRunner().invoke(main, [*map(str, args)], catch_exceptions=False)
+    finally:
+        os.chdir(old)
+
+
+def test_a_plan_of_one_is_the_same_job_as_in_a_tree(tree, tmp_path):
+    one = discover.single(tree / "vila_8b" / "vila_8b_MMStar.xlsx")
+    assert [(j.benchmark, j.model, j.dataset) for j in one.jobs] == [("mcq", "vila_8b", "MMStar")]
+    (alone,) = LocalExecutor(1).run(one, GradeOptions(), [tmp_path / "a.csv"], [None], raise_errors=True)
+    many = discover.expand([str(tree)])
+    records = LocalExecutor().run(many, GradeOptions(), [None] * len(many.jobs), [None] * len(many.jobs))
+    (same,) = [r for r in records if r.dataset == "MMStar"]
+    assert (alone.correct, alone.tasks, alone.headline) == (same.correct, same.tasks, same.headline)
+    # The record keeps the family's whole result for the detailed report.
+    assert alone.detail["result"].report.height >= 1
+
+
+def test_headlines_equal_the_archives_own_reports(tree):
+    plan = discover.expand([str(tree)])
+    records = LocalExecutor().run(plan, GradeOptions(), [None] * len(plan.jobs), [None] * len(plan.jobs))
+    graded = [r for r in records if r.status != "skipped"]
+    assert len(graded) == 10
+    for r in graded:
+        assert r.status == "ok", (r.dataset, r.error)
+        assert r.archive_report is not None and r.archive_headline is not None
+        assert r.headline == pytest.approx(r.archive_headline, rel=1e-12), r.dataset
+    by = {r.dataset: r for r in graded}
+    assert by["MME"].headline_metric == "perception+reasoning"
+    assert by["HallusionBench"].headline_metric == "aAcc"
+    assert by["MMStar"].headline_metric == "Overall"
+
+
+def test_a_report_that_differs_from_the_archives_is_not_ok(tree, tmp_path):
+    acc = tree / "vila_8b" / "vila_8b_RealWorldQA_acc.csv"
+    acc.write_text(acc.read_text().replace("0.465359477124183", "0.5"))
+    job = next(j for j in discover.expand([str(tree)]).jobs if j.dataset == "RealWorldQA")
+    record = grade_job(job, GradeOptions())
+    assert record.status == "differs"
+    assert "vila_8b_RealWorldQA_acc.csv" in record.error and "0.5" in record.error
+    assert record.archive_headline == 0.5 and record.headline == pytest.approx(0.465359477124183)
+    # The pivot shows both numbers and the status.
+    frame = reporters.pivot([record])
+    assert frame.columns == ["model", "RealWorldQA", "RealWorldQA [archive]", "RealWorldQA [status]"]
+    assert frame.row(0) == ("vila_8b", pytest.approx(0.465359477124183), 0.5, "differs")
+
+
+def test_report_differences_matches_rows_by_label_and_names_cells():
+    a = pl.DataFrame({"split": ["dev", "test"], "Overall": [0.5, 0.25]})
+    b = pl.DataFrame({"split": ["test", "dev"], "Overall": ["0.25", "0.5"]})
+    assert reporters.report_differences(a, b) == []
+    c = pl.DataFrame({"split": ["dev", "test"], "Overall": [0.5, 0.3]})
+    (only,) = reporters.report_differences(a, c)
+    assert only.startswith("row 2 Overall: 0.25 vs 0.3")
+    assert reporters.report_differences(a, c.rename({"Overall": "All"}))[0].startswith("columns differ")
+
+
+@pytest.mark.parametrize(
+    ("report", "expected"),
+    [
+        (pl.DataFrame({"split": ["none"], "Overall": [0.4], "math": [0.1]}), ("Overall", 0.4)),
+        (pl.DataFrame({"split": ["VD", "Overall"], "aAcc": [1.0, 52.0], "fAcc": [2.0, 3.0]}), ("aAcc", 52.0)),
+        (pl.DataFrame({"perception": [1500.0], "reasoning": [300.0], "OCR": [100.0]}), ("perception+reasoning", 1800.0)),
+        (pl.DataFrame({"Text Recognition": [181], "Final Score": [438], "Final Score Norm": [43.8]}), ("Final Score", 438.0)),
+        (pl.DataFrame({"split": ["none"]}), None),
+    ],
+)
+def test_headline_rules(report, expected):
+    assert reporters.headline(report) == expected
+
+
+def test_read_report_json_and_csv(tmp_path):
+    (tmp_path / "s.json").write_text(json.dumps({"Final Score": 438, "Final Score Norm": 43.8}))
+    assert reporters.headline(reporters.read_report(tmp_path / "s.json")) == ("Final Score", 438.0)
+    (tmp_path / "a.csv").write_text('"split","Overall"\n"none","0.25"\n')
+    frame = reporters.read_report(tmp_path / "a.csv")
+    assert frame.schema == {"split": pl.String, "Overall": pl.Float64}
+
+
+def test_pivot_summary_terminal_and_html(tree, tmp_path):
+    result = _cli("grade", tree, "--summary", "p.csv", "--pivot", cwd=tmp_path)
+    assert result.exit_code == 0, result.output
+    frame = pl.read_csv(tmp_path / "p.csv")
+    assert frame["model"].to_list() == ["vila_8b"]
+    assert frame["MMStar"][0] == pytest.approx(frame["MMStar [archive]"][0], rel=1e-12)
+    assert not any(c.endswith("[status]") for c in frame.columns)  # every archive ok
+    assert "model(s) x 10 dataset(s)" in result.output
+    # The HTML page draws the same table, from the tree or from a --summary table.
+    summary = _cli("grade", tree, "--summary", "s.csv", cwd=tmp_path)
+    assert summary.exit_code == 0
+    acc = tree / "vila_8b" / "vila_8b_MMStar_acc.csv"
+    acc.write_text(acc.read_text().replace("0.4166666666666667", "0.42"))
+    for source in (tmp_path / "s.csv", tree):
+        page = tmp_path / f"{source.name}.html"
+        res = _cli("report", source, "--html", page, cwd=tmp_path)
+        assert res.exit_code == 0, res.output
+        html = page.read_text()
+        assert "Models × datasets" in html and "HallusionBench" in html
+        bad = html.count('class="num bad"')
+        # The summary was written before the edit: all cells agree; the tree now has one
+        # report that differs.
+        assert bad == (0 if source.suffix == ".csv" else 1), source
+
+
+def test_a_summary_that_is_not_one_is_bad_input(tmp_path):
+    (tmp_path / "x.csv").write_text("a,b\n1,2\n")
+    res = _cli("report", tmp_path / "x.csv", "--html", tmp_path / "x.html", cwd=tmp_path)
+    assert res.exit_code == 2 and "not a gaia-fast grade --summary table" in res.output
+
+
+def test_exit_codes():
+    ok = ArchiveRecord("a", "mcq", status="ok")
+    assert exit_code([ok, ArchiveRecord("b", "mcq", status="differs")]) == 0
+    assert exit_code([ok, ArchiveRecord("b", "mcq", status="needs_judge")]) == 3
+    assert exit_code([ArchiveRecord("b", "mcq", status="needs_judge"), ArchiveRecord("c", "gaia", status="error")]) == 1
+
+
+def test_gaia_single_archive_goes_through_the_executor(tmp_path):
+    res = _cli("grade", EXAMPLES / "results.jsonl", "--metadata", EXAMPLES / "dataset", "--json", cwd=tmp_path)
+    assert res.exit_code == 0, res.output
+    payload = json.loads(res.output)
+    assert payload["comparison"]["path"] == "answer_comparison.csv" and (tmp_path / "answer_comparison.csv").exists()
+    plan = discover.single(EXAMPLES / "results.jsonl")
+    from gaia_fast.datasets.gaia import load_metadata
+
+    (record,) = LocalExecutor(1).run(plan, GradeOptions(metadata=load_metadata(EXAMPLES / "dataset", "validation")), [None], [None])
+    assert (record.tasks, record.correct) == (payload["tasks"], payload["correct"])
