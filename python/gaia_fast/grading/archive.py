@@ -968,9 +968,7 @@ def _official() -> pl.Expr:
 def _audit_aggs(sschema: pl.Schema, scorer: str, strip: bool) -> list[pl.Expr]:
     """Counts of the audits, computed in the pass's aggregate select."""
     pred = pl.col(RAW_PREDICTION) if strip else pl.col("prediction")
-    flags = audit.template_flags(pred)
-    out = [e.sum().alias(f"template_{k}") for k, e in flags.items()]
-    out.append(pl.any_horizontal(list(flags.values())).sum().alias("template_any"))
+    out = audit.template_counts(pred)
     counted = pl.col("status").cast(pl.String).is_in(_COUNTED).fill_null(False)
     if strip:
         level = "level" if "level" in sschema else None
@@ -997,7 +995,7 @@ def _audit_rows(scored: pl.LazyFrame, sschema: pl.Schema, limit: int, strip: boo
     lvl = [pl.col("level")] if "level" in sschema else []
     pred = pl.col(RAW_PREDICTION) if strip else pl.col("prediction")
     flags = audit.template_flags(pred)
-    t = scored.filter(pl.any_horizontal(list(flags.values()))).select(
+    t = scored.filter(audit.maybe_template(pred)).filter(pl.any_horizontal(list(flags.values()))).select(
         pl.col("task_id"), pred.alias("prediction"), audit.strip_template(pred).alias("stripped"),
         *[e.alias(k) for k, e in flags.items()],
     )

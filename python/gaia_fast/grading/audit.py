@@ -52,6 +52,19 @@ def template_flags(pred: pl.Expr) -> dict[str, pl.Expr]:
     }
 
 
+def maybe_template(pred: pl.Expr) -> pl.Expr:
+    """A cheap superset of :func:`template_flags` (a literal search and one end-anchored
+    pattern): the exact patterns then run only on the rows it passes."""
+    return (pred.str.contains_any(["final", "<answer>"], ascii_case_insensitive=True) | pred.str.contains(r"\.\s*\z")).fill_null(False)
+
+
+def template_counts(pred: pl.Expr) -> list[pl.Expr]:
+    """Aggregates ``template_<kind>`` and ``template_any``. (Filtering by
+    :func:`maybe_template` first measured slower here: each aggregate re-runs the filter.)"""
+    flags = template_flags(pred)
+    return [e.sum().alias(f"template_{k}") for k, e in flags.items()] + [pl.any_horizontal(list(flags.values())).sum().alias("template_any")]
+
+
 def strip_template(pred: pl.Expr) -> pl.Expr:
     """The answer the template meant: the inside of the last ``<answer>…</answer>``, then
     the text after the last ``FINAL ANSWER:`` (any case), then a number without its
