@@ -829,6 +829,7 @@ def _grade_pass(
             meta = None
         else:
             raise InputError(scan.path, "no task id and no question to join with the metadata, and no truth of its own; use --id-col")
+    archive_rows = lf  # the archive's rows (ids joined), for the audits' listings after the pass
     if meta is not None:
         lf, differ_expr, appended = _with_metadata(lf, meta, truth_side=truth, fallback_truth=fallback)
     elif "truth" not in schema:
@@ -915,7 +916,15 @@ def _grade_pass(
             rest = rest[2:]
         if compare is not None:
             diff, diff_total = rest[0], int(rest[1].item())
-        audit_out = _audit_result(totals, dict(zip(audit_rows, results[n_before_audit:])), info, scorer)
+        listed = dict(zip(audit_rows, results[n_before_audit:]))
+        # Listings read the archive again, only when there is something to list (a query
+        # of their own in the pass holds ~100 MB more on a 2M-row archive).
+        if totals.get("template_any"):
+            listed["templates"] = _template_rows(archive_rows, limit)
+        if totals.get("conflicts"):
+            assert meta is not None
+            listed["conflicts"] = _conflict_rows(archive_rows, meta, truth)
+        audit_out = _audit_result(totals, listed, info, scorer)
 
         graded = sschema["score"].is_float()
         summ = summary_from_groups(groups, graded=graded)
@@ -958,6 +967,10 @@ def _grade_pass(
 
 
 _COUNTED = ["ok", "no_prediction", "missing", "bad_type", "read_error"]
+_NO_TEMPLATES = pl.DataFrame(
+    schema={"task_id": pl.String, "prediction": pl.String, "stripped": pl.String, **dict.fromkeys(audit.TEMPLATE_KINDS, pl.Boolean)}
+)
+_NO_CONFLICTS = pl.DataFrame(schema={"task_id": pl.String, "archive_truth": pl.String, "metadata_truth": pl.String, "graded_against": pl.String})
 
 
 def _official() -> pl.Expr:
@@ -989,27 +1002,41 @@ def _audit_aggs(sschema: pl.Schema, scorer: str, strip: bool) -> list[pl.Expr]:
 
 
 def _audit_rows(scored: pl.LazyFrame, sschema: pl.Schema, limit: int, strip: bool) -> dict[str, pl.LazyFrame]:
-    """The rows each audit lists: every truth conflict and every verdict disagreement;
-    the first ``limit`` answers carrying a template."""
+    """The rows listed from the pass itself: every disagreement with the framework's
+    verdict (they need the scores). Templates and conflicts are listed after the pass
+    (:func:`_template_rows`, :func:`_conflict_rows`)."""
     out: dict[str, pl.LazyFrame] = {}
     lvl = [pl.col("level")] if "level" in sschema else []
-    pred = pl.col(RAW_PREDICTION) if strip else pl.col("prediction")
-    flags = audit.template_flags(pred)
-    t = scored.filter(audit.maybe_template(pred)).filter(pl.any_horizontal(list(flags.values()))).select(
-        pl.col("task_id"), pred.alias("prediction"), audit.strip_template(pred).alias("stripped"),
-        *[e.alias(k) for k, e in flags.items()],
-    )
-    out["templates"] = t.head(limit) if limit else t
-    if META_TRUTH in sschema:
-        out["conflicts"] = scored.filter(_conflict()).select(
-            pl.col("task_id"), pl.col("archive_truth"), pl.col(META_TRUTH).alias("metadata_truth"), pl.col("truth").alias("graded_against")
-        )
     if VERDICT in sschema:
         comparable = pl.col(VERDICT).is_not_null() & pl.col("status").cast(pl.String).is_in(["ok", "no_prediction"]).fill_null(False)
         out["verdicts"] = scored.filter(comparable & (pl.col(VERDICT) != _official())).select(
             pl.col("task_id"), *lvl, pl.col("prediction"), pl.col("truth"), pl.col(VERDICT).alias("framework"), _official().alias("official")
         )
     return out
+
+
+def _template_rows(rows: pl.LazyFrame, limit: int) -> pl.DataFrame:
+    """The first ``limit`` answers of the archive that carry a template (as written)."""
+    pred = pl.col("prediction")
+    flags = audit.template_flags(pred)
+    t = rows.filter(audit.maybe_template(pred)).filter(pl.any_horizontal(list(flags.values()))).select(
+        pl.col("task_id"), pred.alias("prediction"), audit.strip_template(pred).alias("stripped"), *[e.alias(k) for k, e in flags.items()]
+    )
+    return (t.head(limit) if limit else t).collect(engine="streaming")
+
+
+def _conflict_rows(rows: pl.LazyFrame, meta: pl.DataFrame, truth_side: str) -> pl.DataFrame:
+    """Every archive row whose own truth differs from the metadata's, with the truth it is
+    graded against."""
+    m = meta.unique("task_id", keep="first", maintain_order=True)
+    mt = pl.col("task_id").replace_strict(m.get_column("task_id"), m.get_column("truth"), default=None, return_dtype=pl.String)
+    a = pl.col("archive_truth")
+    return (
+        rows.select(pl.col("task_id"), pl.col("truth").alias("archive_truth"), mt.alias("metadata_truth"))
+        .filter((a.is_not_null() & pl.col("metadata_truth").is_not_null() & (a != pl.col("metadata_truth"))).fill_null(False))
+        .with_columns((a if truth_side == "archive" else pl.col("metadata_truth")).alias("graded_against"))
+        .collect(engine="streaming")
+    )
 
 
 def _audit_result(totals: dict[str, Any], rows: dict[str, pl.DataFrame], info: dict[str, Any], scorer: str) -> dict[str, Any]:
@@ -1022,12 +1049,14 @@ def _audit_result(totals: dict[str, Any], rows: dict[str, pl.DataFrame], info: d
     if "rerun_keys" in totals:
         res["_question_reruns"] = int(totals["rerun_keys"] or 0)
     res["templates"] = {k: int(totals.get(f"template_{k}") or 0) for k in (*audit.TEMPLATE_KINDS, "any")}
-    res["templates"]["rows"] = rows["templates"]
+    res["templates"]["rows"] = rows.get("templates", _NO_TEMPLATES)
     if "correct_stripped" in totals:
         res["templates"]["correct_as_written"] = totals["correct_as_written"]
         res["templates"]["correct_stripped"] = totals["correct_stripped"]
     if "conflicts" in totals:
-        res["conflicts"] = {"count": int(totals["conflicts"] or 0), "rows": rows["conflicts"]}
+        # Every conflicting row of the archive (reruns a --duplicates policy left out too).
+        found = rows.get("conflicts", _NO_CONFLICTS)
+        res["conflicts"] = {"count": found.height, "rows": found}
     if "verdict_rows" in totals:
         dis = audit.verdict_rows(rows["verdicts"], scorer)
         res["verdict"] = {
