@@ -196,3 +196,17 @@ def test_reruns_without_task_ids_are_rows_of_one_question(tmp_path):
     assert got["all"] == (4, 2, {"policy": "all", "task_ids": 1, "rows_not_graded": 0, "key": "question"})
     assert got["last"] == (2, 1, {"policy": "last", "task_ids": 1, "rows_not_graded": 2, "key": "question"})
     assert got["first"][:2] == (2, 1) and got["any-correct"][:2] == (2, 2)
+
+
+def test_listing_after_the_pass_reports_skipped_lines_once(tmp_path, monkeypatch):
+    from gaia_fast.io import readers
+
+    monkeypatch.setattr(readers, "_BLOCK_BYTES", 64)  # several blocks: the bad line is in a later one
+    lines = [json.dumps({"task_id": f"mk-000{i}", "model_answer": "FINAL ANSWER: 42"}) for i in range(1, 5)]
+    lines.insert(3, "{not json")
+    p = tmp_path / "r.jsonl"
+    p.write_text("\n".join(lines) + "\n")
+    scan = scan_archive(p, skip_bad_lines=True)
+    o = grade_scan(scan, meta=META, scorer="gaia", compare=None, explain=False, comparison=tmp_path / "c.csv", out=None, limit=5, want_duplicates=True)
+    assert [s.line for s in scan.skipped] == [4]
+    assert o.audit["templates"]["any"] == 4 and o.audit["templates"]["rows"].height == 4

@@ -831,7 +831,9 @@ def _grade_pass(
             raise InputError(scan.path, "no task id and no question to join with the metadata, and no truth of its own; use --id-col")
     archive_rows = lf  # the archive's rows (ids joined), for the audits' listings after the pass
     if meta is not None:
+        n_skipped = len(scan.skipped)
         lf, differ_expr, appended = _with_metadata(lf, meta, truth_side=truth, fallback_truth=fallback)
+        del scan.skipped[n_skipped:]  # its look at the task ids read the archive; the pass reports bad lines
     elif "truth" not in schema:
         raise InputError(scan.path, "no truth column")
     if strip_template:
@@ -919,11 +921,13 @@ def _grade_pass(
         listed = dict(zip(audit_rows, results[n_before_audit:]))
         # Listings read the archive again, only when there is something to list (a query
         # of their own in the pass holds ~100 MB more on a 2M-row archive).
+        n_skipped = len(scan.skipped)
         if totals.get("template_any"):
             listed["templates"] = _template_rows(archive_rows, limit)
         if totals.get("conflicts"):
             assert meta is not None
             listed["conflicts"] = _conflict_rows(archive_rows, meta, truth)
+        del scan.skipped[n_skipped:]  # a re-read reports the pass's skipped lines again
         audit_out = _audit_result(totals, listed, info, scorer)
 
         graded = sschema["score"].is_float()
