@@ -98,6 +98,7 @@ def test_report_differences_matches_rows_by_label_and_names_cells():
         (pl.DataFrame({"split": ["VD", "Overall"], "aAcc": [1.0, 52.0], "fAcc": [2.0, 3.0]}), ("aAcc", 52.0)),
         (pl.DataFrame({"perception": [1500.0], "reasoning": [300.0], "OCR": [100.0]}), ("perception+reasoning", 1800.0)),
         (pl.DataFrame({"Text Recognition": [181], "Final Score": [438], "Final Score Norm": [43.8]}), ("Final Score", 438.0)),
+        (pl.DataFrame({"Category": ["rec", "Overall"], "tot": [187.0, 218.0], "acc": [30.0, 26.1]}), ("acc", 26.1)),
         (pl.DataFrame({"split": ["none"]}), None),
     ],
 )
@@ -161,3 +162,32 @@ def test_gaia_single_archive_goes_through_the_executor(tmp_path):
 
     (record,) = LocalExecutor(1).run(plan, GradeOptions(metadata=load_metadata(EXAMPLES / "dataset", "validation")), [None], [None])
     assert (record.tasks, record.correct) == (payload["tasks"], payload["correct"])
+
+
+def test_single_vlm_file_prints_its_status_and_keeps_the_archives_report(tree, tmp_path):
+    folder = tree / "vila_8b"
+    before = (folder / "vila_8b_MMStar_acc.csv").read_bytes()
+    res = _cli("grade", "vila_8b_MMStar.xlsx", cwd=folder)
+    assert res.exit_code == 2 and "is the archive's own report" in res.output
+    assert (folder / "vila_8b_MMStar_acc.csv").read_bytes() == before
+    res = _cli("grade", folder / "vila_8b_MMStar.xlsx", cwd=tmp_path)
+    assert res.exit_code == 0, res.output
+    assert "Status: ok" in res.output and "Archive's own report:" in res.output and "ours 0.4167" in res.output
+    res = _cli("grade", folder / "vila_8b_MMStar.xlsx", "--json", "--acc", tmp_path / "x_acc.csv", cwd=tmp_path)
+    payload = json.loads(res.output)
+    assert payload["status"] == "ok" and payload["archive_headline"] == pytest.approx(0.4166666666666667)
+
+
+def test_reports_with_columns_in_another_order_and_2023_xlsx_index(tmp_path):
+    # ChartQA's split columns come from a Python set upstream: the same cells in another order agree.
+    ours = pl.DataFrame({"test_augmented": [63.8], "test_human": [37.9], "Overall": [50.9]})
+    theirs = ours.select("test_human", "test_augmented", "Overall")
+    assert reporters.report_differences(ours, theirs) == []
+    assert reporters.report_differences(ours, theirs.with_columns(pl.lit(1.0).alias("test_human")))[0].startswith("row 1 test_human")
+    # 2023's reports were written by pandas' to_excel, row index first: it is not a column.
+    frame = pl.DataFrame({"field": ["Overall", "Art"], "acc": [30.8, 20.0]})
+    import pandas as pd
+
+    pd.DataFrame(frame.to_dict(as_series=False)).to_excel(tmp_path / "r_acc.xlsx")
+    assert reporters.read_report(tmp_path / "r_acc.xlsx").columns == ["field", "acc"]
+    assert reporters.report_differences(frame, reporters.read_report(tmp_path / "r_acc.xlsx")) == []

@@ -378,7 +378,7 @@ def test_missing_columns_and_bad_arguments():
     with pytest.raises(ValueError, match="'l2-category'"):
         yorn.grade(_frame(index=["a_b_c_d_e_f"], answer=["Yes"], prediction=["yes"]), benchmark="hallusionbench")
     with pytest.raises(ValueError, match="unknown yes/no benchmark"):
-        yorn.grade(_frame(answer=["Yes"], prediction=["yes"]), benchmark="amber")
+        yorn.grade(_frame(answer=["Yes"], prediction=["yes"]), benchmark="vqa2")
     with pytest.raises(ValueError, match="unknown yes/no variant"):
         yorn.grade(_frame(answer=["Yes"], prediction=["yes"]), benchmark="pope", variant="dcvlr")
 

@@ -20,6 +20,7 @@ from typing import Any
 
 __all__ = [
     "BENCHMARKS",
+    "LOOKALIKES",
     "NON_RESULT",
     "RUN_FOLDER",
     "UNSUPPORTED",
@@ -27,6 +28,7 @@ __all__ = [
     "Detected",
     "KnownDataset",
     "detect",
+    "for_dataset",
     "get",
     "is_run_folder",
     "mcq_shape",
@@ -61,6 +63,10 @@ class Benchmark:
     #: variant of the last pair on or before it; a date before the first pair is an error.
     #: None as a variant: the module's only rule.
     variants: tuple[tuple[str, str | None], ...] = ()
+    #: VLMEvalKit's grading category of the flow (``datasets.jsonl``'s ``grading``):
+    #: ``rules``, ``rules+judge-fallback`` or ``judge``; the registry test checks every
+    #: dataset name it claims has that category upstream. Empty: not a VLMEvalKit flow.
+    grading: str = ""
 
     def variant_on(self, day: _dt.date | str) -> str | None:
         """The variant VLMEvalKit's code for this benchmark had on ``day``; ValueError when
@@ -93,6 +99,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"VMCBench_(DEV|TEST)",),
             description="VMCBench: parse_multi_choice and report_vmc_acc",
             variants=(("2025-03-05", None),),  # 392c8e7f: VMCBench added (2025-03-04 US time), unchanged since
+            grading="rules",
         ),
         Benchmark(
             "livexivvqa",
@@ -104,22 +111,26 @@ BENCHMARKS: dict[str, Benchmark] = {
         ),
         Benchmark(
             "mmmu",
-            "gaia_fast.scorers.vlm.mcq",
+            "gaia_fast.scorers.vlm.mcq_reports",
             {"benchmark": "mmmu"},
             datasets=(r"MMMU_(DEV_VAL|TEST)",),
-            description="MMMU: multiple choice and open answers, per-subject report",
+            description="MMMU: MMMU_preproc then the mcq flow and report_acc (--variant 2023-12, the default: the side branch's MMMU_eval, per-subject report)",
             # 24ebca6b (2023-12-22, a side branch): MMMU_eval. Main graded MMMU through the
-            # multiple-choice flow from 39cebe2f (2023-12-26); that is not this entry.
-            variants=(("2023-12-22", "2023-12"),),
+            # multiple-choice flow with MMMU_preproc from 39cebe2f (2023-12-26); its matcher
+            # is known from c6bdffd3 (2024-03-19), so the days between keep 2023-12.
+            variants=(("2023-12-22", "2023-12"), *_CAN_INFER_DATES),
+            grading="rules+judge-fallback",
         ),
         Benchmark(
             "mcq",
             "gaia_fast.scorers.vlm.mcq",
             {"benchmark": "mcq"},
-            # Upstream ImageMCQDataset names scored by mcq_vanilla_eval + report_acc.
+            # ImageMCQDataset names (and subclasses that keep its evaluate) scored by
+            # mcq_vanilla_eval + report_acc; a name whose lowercased form holds mmbench,
+            # ccbench, circular or mmcr runs circularly instead (mcq-circular).
             datasets=(
-                r"MMStar(_MINI)?",
-                r"SEEDBench_IMG",
+                r"MMStar(_MINI|_KO|_TR)?",
+                r"SEEDBench_IMG(_KO)?",
                 r"SEEDBench2(_Plus)?",
                 r"ScienceQA_(VAL|TEST)",
                 r"AI2D_(TEST|TEST_NO_MASK|MINI)",
@@ -140,32 +151,252 @@ BENCHMARKS: dict[str, Benchmark] = {
                 r"MicroVQA",
                 r"SpatialEval",
                 r"MMMB_(ar|cn|en|pt|ru|tr)",
+                r"K-DTCBench",
+                r"StaticEmbodiedBench",
+                r"MUIRBench",
+                r"MedXpertQA_MM_test",
+                r"MicroBench",
+                r"OmniMedVQA",
+                r"MSEarthMCQ",
+                r"SCAM",
+                r"CVQA_(LOC|EN)",
+                r"WikiVQABench",
             ),
-            description="Multiple choice (MMStar, SEEDBench, ScienceQA, AI2D, RealWorldQA, ...): can_infer (--variant, default classic) and report_acc",
+            description="Multiple choice (MMStar, SEEDBench, ScienceQA, AI2D, RealWorldQA, ...): `mcq_vanilla_eval` + `report_acc`; `--variant` picks the `can_infer` version (default `classic`, which scored archives from 2024-03 to 2025-08)",
             variants=_CAN_INFER_DATES,
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "tdbench",
+            "gaia_fast.scorers.vlm.mcq",
+            {"benchmark": "mcq"},
+            datasets=(r"tdbench_(rot(0|90|180|270)|cs_(zoom|height|integrity|depth))",),
+            description="TDBench: the mcq flow and report_acc (the _acc.csv; the cross-file rotational _REresult.csv is not produced)",
+            variants=(("2025-04-29", "classic"), *_CAN_INFER_DATES[1:]),  # 3ba9220a: TDBench added
+            grading="rules+judge-fallback",
         ),
         Benchmark(
             "mmt-bench",
             "gaia_fast.scorers.vlm.mcq",
             {"benchmark": "mcq", "report": "mmt"},
             datasets=(r"MMT-Bench_(ALL|VAL)(_MI)?",),
-            description="MMT-Bench: the mcq flow with report_acc_MMT (l2-categories as the mean of their categories, an ALL row)",
+            description="MMT-Bench: the mcq flow with `report_acc_MMT` (l2-categories as the mean of their categories, an ALL row)",
             variants=_CAN_INFER_DATES,
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "mmvp",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "report": "mmvp"},
+            datasets=(r"MMVP",),
+            description="MMVP: the mcq flow with report_acc_MMVP (Average over rows, Overall over pairs both right); plain report_acc before 2025-12-20",
+            # f8d3d8cf added MMVP with report_acc; b77b16fb (2025-12-20) gave it report_acc_MMVP.
+            variants=(("2025-04-11", "classic+report_acc"), ("2025-08-04", "2025-08+report_acc"), ("2025-12-20", "2025-08"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "mmsci",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "report": "mmsci"},
+            datasets=(r"MMSci_DEV_MCQ",),
+            description="MMSci (MCQ): the mcq flow with report_acc_MMSci (per subject / category / Overall, per setting and Avg)",
+            variants=(("2025-04-13", "classic"), *_CAN_INFER_DATES[1:]),  # 7c47fcae: MMSci added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "hrbench",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "report": "hrbench"},
+            datasets=(r"HRBench(4|8)K",),
+            description="HR-Bench: the mcq flow with report_acc_hrbench (per cycle and category, then their Average)",
+            variants=(("2024-09-09", "classic"), *_CAN_INFER_DATES[1:]),  # a8ec473f: HR-Bench added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "gmai-mmbench",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "report": "groups"},
+            datasets=(r"GMAI-MMBench_(VAL|TEST)",),
+            description="GMAI-MMBench: the mcq flow with report_acc (the _acc.csv) and report_acc_by_groups' three side tables",
+            variants=(("2024-08-19", "classic"), *_CAN_INFER_DATES[1:]),  # 69268c70: GMAI-MMBench added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "cv-bench",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "report": "cvbench"},
+            datasets=(r"CV-Bench-(2D|3D)",),
+            description="CV-Bench: the mcq flow; 2D: the mean of per-source accuracies, 3D: report_acc",
+            variants=(("2025-04-28", "classic"), *_CAN_INFER_DATES[1:]),  # 41489af9: CV-Bench added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "lego",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "matcher": "lego"},
+            datasets=(r"LEGO",),
+            description="LEGO-Puzzles: the mcq flow with can_infer_lego (sort questions read a four-letter sequence), report_acc; exact matching only",
+            variants=(("2025-04-08", "classic"), *_CAN_INFER_DATES[1:]),  # aca64dbb: LEGO added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "lego-circular",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq-circular", "matcher": "lego"},
+            datasets=(r"LEGO_circular",),
+            description="LEGO-Puzzles circular: mcq_circular_eval (its prefetch uses plain can_infer; can_infer_lego only beside the judge), exact matching only",
+            variants=(("2025-04-08", "classic"), *_CAN_INFER_DATES[1:]),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "mmmu-pro",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "preproc": "mmmu"},
+            datasets=(r"MMMU_Pro_(10c|V)",),
+            description="MMMU-Pro: MMMU_preproc, then the mcq flow and report_acc",
+            variants=(("2025-02-04", "classic"), *_CAN_INFER_DATES[1:]),  # 87f2dbe5: MMMU-Pro added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "mmmu-pro-cot",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "preproc": "mmmu-cot"},
+            datasets=(r"MMMU_Pro_(10c|V)_COT",),
+            description="MMMU-Pro COT: cot_postproc (the Answer: line; the 2026-07 rule from 944ee120), MMMU_preproc, the mcq flow, report_acc",
+            variants=(("2025-02-04", "classic"), *_CAN_INFER_DATES[1:], ("2026-07-03", "2026-06+cot-2026-07")),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "3dsrbench",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "report": "3dsr"},
+            datasets=(r"3DSRBench",),
+            report="_results.tsv",
+            description="3DSRBench: the mcq flow, report_acc of the rows and of the flip / circular / flip+circular question groups",
+            # 235046e9 (2026-02-19) gave it this evaluation; earlier eras parsed boxes (not ported).
+            variants=(("2026-02-19", "2025-08"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "mmmb",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "concat": "MMMB"},
+            datasets=(r"MMMB",),
+            description="MMMB (ConcatDataset): each SUB_DATASET through the mcq flow, report_acc stacked with a DATASET column",
+            variants=(("2024-08-20", "classic"), *_CAN_INFER_DATES[1:]),  # d723d518: ConcatDataset added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "mtl-mmbench",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq-circular", "concat": "MTL_MMBench_DEV"},
+            datasets=(r"MTL_MMBench_DEV",),
+            description="MTL_MMBench_DEV (ConcatDataset): each SUB_DATASET through the circular flow, report_acc stacked with a DATASET column",
+            variants=(("2024-08-20", "classic"), *_CAN_INFER_DATES[1:]),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "medqbench-mcq",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "medqbench"},
+            datasets=(r"MedqbenchMCQ(_dev|_test)?",),
+            report="_score.json",
+            description="MedQ-Bench MCQ: its option-letter regexes (A-D), overall and per-modality accuracy",
+            variants=(("2025-10-13", None),),  # ca9a644d: MedQ-Bench added, unchanged since
+            grading="rules",
+        ),
+        Benchmark(
+            "medqdeg-bench",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "medqdeg"},
+            datasets=(r"MedQDEGBench_(simulate|good)_(dev|test)",),
+            report="_score.json",
+            description="MedQ-DEG-Bench: its option-letter regexes (A-E), Overall and per modality / degradation / severity / source",
+            variants=(("2026-05-11", None),),  # 8f66d2ea: MedQ-DEG-Bench added
+            grading="rules",
+        ),
+        Benchmark(
+            "visulogic",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "visulogic"},
+            datasets=(r"VisuLogic",),
+            description="VisuLogic: the last \\boxed{} letter or an 'answer is' phrase, tot / hit / acc per category",
+            variants=(("2025-04-25", None),),  # 6ea82af1: VisuLogic added, unchanged since
+            grading="rules",
+        ),
+        Benchmark(
+            "puzzlevqa",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "puzzlevqa"},
+            datasets=(r"PuzzleVQA",),
+            description="PuzzleVQA: the last 'answer: X' against the letter of the answer among the options, tot / hit / acc per category",
+            variants=(("2026-02-25", None),),  # 0bac5c06: PuzzleVQA added, unchanged since
+            grading="rules",
+        ),
+        Benchmark(
+            "visualpuzzles",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "visualpuzzles"},
+            datasets=(r"VisualPuzzles",),
+            description="VisualPuzzles: the last 'answer: X' against the answer letter, tot / hit / acc per category and per difficulty",
+            variants=(("2026-02-25", None),),  # 0bac5c06: VisualPuzzles added, unchanged since
+            grading="rules",
+        ),
+        Benchmark(
+            "mme-realworld",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "mme-realworld"},
+            datasets=(r"MME-RealWorld(-CN|-Lite)?",),
+            report="_rating.json",
+            description="MME-RealWorld: extract_characters_regex (A-E) and get_dimension_rating (per task, subtask and category, Avg, Overall)",
+            # 5b288984 (2024-09-11): the rating; 9cc14cd0: an IoU step that raised on every file;
+            # 55fba747: it dropped, <answer> tags read; 1445ec4f: the answer prefixes fixed.
+            variants=(("2024-09-11", "2024-09"), ("2025-09-12", "2025-09"), ("2025-10-29", "2025-10"), ("2026-06-17", "2026-06")),
+            grading="rules",
+        ),
+        Benchmark(
+            "a4bench",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "a4bench"},
+            datasets=(r"A4Bench",),
+            description="A4Bench: answer and prediction as Python list literals, equal when sorted; Accuracy",
+            variants=(("2025-06-11", None),),  # bf6319e8: A4Bench added; the rule unchanged since
+            grading="rules",
+        ),
+        Benchmark(
+            "topviewrs",
+            "gaia_fast.scorers.vlm.mcq_reports",
+            {"benchmark": "mcq", "report": "topviewrs"},
+            datasets=(r"TopViewRS",),
+            description="TopViewRS: the mcq flow, a partial match of the option its log names, report_acc with _PM columns",
+            variants=(("2025-09-02", "2025-08"), ("2026-06-17", "2026-06")),  # d3aa188e: TopViewRS added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "omniearth-bench",
+            "gaia_fast.scorers.vlm.mcq_custom",
+            {"benchmark": "omniearth"},
+            datasets=(r"OmniEarth-Bench",),
+            description="OmniEarth-Bench: the set of letters A-G read equals the answer's; per-task accuracy, sphere macros, Overall macro and micro",
+            variants=(("2025-06-21", None),),  # 5f65b4af: OmniEarth-Bench added, its rule unchanged since
+            grading="rules",
         ),
         Benchmark(
             "mcq-circular",
             "gaia_fast.scorers.vlm.mcq",
             {"benchmark": "mcq-circular"},
             # Upstream runs circularly every dataset whose lowercased name holds mmbench,
-            # ccbench, circular or mmcr.
+            # ccbench (from the start), circular (6e94c1ea, 2025-02-05) or mmcr (729edee4,
+            # 2025-04-01, with MMCR itself); LEGO_circular has its own entry.
             datasets=(
                 r"MMBench(?![-_]Video)([-_][A-Za-z0-9]+)*",
                 r"CCBench",
                 r"MMCR",
-                r"[A-Za-z0-9-]+_circular",
+                r"(?!LEGO_)[A-Za-z0-9-]+_circular",
             ),
-            description="Circular multiple choice (MMBench, CCBench, *_circular): a question counts only when every rotation of its options is right",
+            description="Circular multiple choice (MMBench, CCBench, *_circular): `mcq_circular_eval`: a question counts only when every rotation of its options is right (rotations share `index % 1_000_000`)",
             variants=_CAN_INFER_DATES,
+            grading="rules+judge-fallback",
         ),
         Benchmark(
             "mme",
@@ -173,8 +404,9 @@ BENCHMARKS: dict[str, Benchmark] = {
             {"benchmark": "mme"},
             datasets=(r"MME",),
             report="_score.csv",
-            description="MME: YOrN_Extraction (--variant, default classic) and MME_rating (perception, reasoning, per-category accuracy + accuracy+)",
+            description="MME: `YOrN_Extraction` and `MME_rating`: perception, reasoning and per-category accuracy and accuracy+ (`_score.csv`); `--variant classic` (default, 2024-03 to 2025-05-12) or `2025-05` (the newer period rule)",
             variants=_YORN_DATES,
+            grading="rules+judge-fallback",
         ),
         Benchmark(
             "pope",
@@ -182,8 +414,9 @@ BENCHMARKS: dict[str, Benchmark] = {
             {"benchmark": "pope"},
             datasets=(r"POPE",),
             report="_score.csv",
-            description="POPE: YOrN_Extraction (--variant, default classic) and POPE_rating (F1, accuracy, precision, recall per split)",
+            description="POPE: `YOrN_Extraction` and `POPE_rating`: F1 (`Overall`), accuracy, precision, recall per split (`_score.csv`)",
             variants=_YORN_DATES,
+            grading="rules+judge-fallback",
         ),
         Benchmark(
             "hallusionbench",
@@ -191,74 +424,201 @@ BENCHMARKS: dict[str, Benchmark] = {
             {"benchmark": "hallusionbench"},
             datasets=(r"HallusionBench",),
             report="_score.csv",
-            description="HallusionBench: YOrN_Extraction (--variant, default classic) and Hallusion_rating (aAcc, fAcc, qAcc per category)",
+            description="HallusionBench: `YOrN_Extraction` and `Hallusion_rating`: aAcc, fAcc, qAcc overall, per category and per l2-category (`_score.csv`)",
             variants=_YORN_DATES,
+            grading="rules+judge-fallback",
         ),
+        # --- families branch (issue 22 step 2): yes/no, open VQA, PHYSICS, OlympiadBench ---
+        Benchmark(
+            "amber",
+            "gaia_fast.scorers.vlm.yorn",
+            {"benchmark": "amber"},
+            datasets=(r"AMBER",),
+            report="_score.csv",
+            description="AMBER: YOrN_Extraction (--variant, default classic), answers compared ignoring case, AMBER_rating (Attribute, Existence, Relation, Avg ACC)",
+            variants=(("2024-09-20", "classic"), ("2025-05-13", "2025-05")),  # d358b42c: AMBER added; rating unchanged since
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "vsr",
+            "gaia_fast.scorers.vlm.yorn",
+            {"benchmark": "vsr"},
+            datasets=(r"VSR-zeroshot",),
+            report="_score.csv",
+            description="VSR (zero-shot): YOrN_Extraction and VSR_rating (precision, recall, acc in percent; f1_score as a fraction)",
+            variants=(("2025-07-20", "2025-05"),),  # 551c662a: VSR-zeroshot added, after 928a95b0's period rule
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "vizwiz",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "vizwiz"},
+            datasets=(r"VizWiz",),
+            description="VizWiz: TextVQA's process_answer and VQA accuracy over the answers column (--variant, default classic), Overall",
+            variants=(("2024-11-25", "classic"), *_VQA_LATER),  # de267d1c: VizWiz added
+            grading="rules",
+        ),
+        Benchmark(
+            "plotqa",
+            "gaia_fast.scorers.vlm.vqa",
+            {"benchmark": "plotqa"},
+            datasets=(r"PlotQA",),
+            description="PlotQA: ChartQA's relaxed accuracy (5 %, head's argument order), Overall",
+            # db3787da (2026-02-23) added PlotQA but its evaluate raised NameError (no
+            # functools.partial import) until 401916c0 (2026-03-25).
+            variants=(("2026-03-25", "2025-09"),),
+            grading="rules",
+        ),
+        Benchmark(
+            "countbenchqa",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "countbenchqa"},
+            datasets=(r"CountBenchQA",),
+            description="CountBenchQA: the answer as a substring of the prediction, accuracy in percent",
+            # 26cb557c: the answers column, a fraction returned (no file); 9cc14cd0: answer, percent, _acc.csv
+            variants=(("2025-05-27", "2025-05"), ("2025-09-12", "2025-09")),
+            grading="rules",
+        ),
+        Benchmark(
+            "zerobench",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "zerobench"},
+            datasets=(r"ZEROBench(_sub)?",),
+            description="ZEROBench: the answer inside the last {...} of the prediction (lowercased); upstream returns the accuracy and writes no file",
+            variants=(("2025-06-05", None),),  # 5361499f: ZEROBench added, unchanged since
+            grading="rules",
+        ),
+        Benchmark(
+            "tallyqa",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "tallyqa"},
+            datasets=(r"TallyQA",),
+            description="TallyQA: extract_count_from_prediction (0-20, digits or words) equal to the answer, accuracy as a fraction",
+            variants=(("2025-06-07", None),),  # f7a9433a: TallyQA added, unchanged since
+            grading="rules",
+        ),
+        Benchmark(
+            "mtvqa",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "mtvqa"},
+            datasets=(r"MTVQA_TEST",),
+            report="_acc.json",
+            description="MTVQA: the answer as a substring of the prediction (stripped, lowercased, periods removed), per language and Average",
+            variants=(("2024-07-22", None),),  # abaa7e06: MT-VQA added, unchanged since
+            grading="rules",
+        ),
+        Benchmark(
+            "erqa",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "erqa"},
+            datasets=(r"ERQA",),
+            description="ERQA: exact match after strip and lower, Overall and per category",
+            variants=(("2026-03-04", None),),  # 8a904f51: ERQA added
+            grading="rules",
+        ),
+        Benchmark(
+            "da2k",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "da2k"},
+            datasets=(r"DA-2K",),
+            report="_rating.json",
+            description="DA-2K: point1/point2 in the prediction (else the answer as a substring), overall and per scene_category",
+            variants=(("2026-03-04", None),),  # 8a904f51: DA-2K added
+            grading="rules",
+        ),
+        Benchmark(
+            "tdbench-grounding",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "tdbench_grounding"},
+            datasets=(r"tdbench_grounding_rot(0|90|180|270)",),
+            description="TDBench grounding: one [x0, y0, x1, y1] box each; the predicted centre inside the answer box (--variant iou: the IoU)",
+            variants=(("2025-04-29", "centroid"),),  # 3ba9220a: TDBench added; the same rule at head
+            grading="rules",
+        ),
+        Benchmark(
+            "chartqapro",
+            "gaia_fast.scorers.vlm.vqa_rules",
+            {"benchmark": "chartqapro"},
+            datasets=(r"ChartQAPro(_CoT|_PoT)?",),
+            description="ChartQAPro: relaxed_correctness_chartqapro (list answers, year flags exact, 5 % numbers, else ANLS), per question type and Overall",
+            # 2e35a574: added (a prediction that is not text raises); 35ab4709: str() first
+            variants=(("2025-10-17", "2025-10"), ("2026-03-04", "2026-03")),
+            grading="rules",
+        ),
+        # --- end families branch ---
         Benchmark(
             "textvqa",
             "gaia_fast.scorers.vlm.vqa",
             {"benchmark": "textvqa"},
             datasets=(r"TextVQA_VAL",),
-            description="TextVQA: process_answer (--variant, default classic) and the VQA accuracy over the ten answers, Overall",
+            description="TextVQA: `process_answer` (punctuation, number words, articles, contractions) and VQA accuracy `min(1, matches among the other answers / 3)`, averaged; `_acc.csv` Overall",
             variants=(("2024-03-19", "classic"), *_VQA_LATER),
+            grading="rules",
         ),
         Benchmark(
             "chartqa",
             "gaia_fast.scorers.vlm.vqa",
             {"benchmark": "chartqa"},
             datasets=(r"ChartQA_TEST",),
-            description="ChartQA: relaxed accuracy (5 %; --variant, default classic: the reference's swapped arguments), per split and Overall",
+            description="ChartQA: relaxed accuracy (numbers within 5 %, `x%` read as x/100, other text equal ignoring case), best answer; each split and Overall",
             variants=(("2024-03-27", "classic"), *_VQA_LATER),  # 3d800fce: str() in relaxed_correctness, the Overall column
+            grading="rules",
         ),
         Benchmark(
             "ocrvqa",
             "gaia_fast.scorers.vlm.vqa",
             {"benchmark": "ocrvqa"},
             datasets=(r"OCRVQA_TEST(CORE)?",),
-            description="OCRVQA: exact accuracy after strip and lower, Overall and per category",
+            description="OCRVQA: exact match after `strip().lower()`, best answer; Overall and each category",
             variants=(("2024-03-19", "classic"), *_VQA_LATER),
+            grading="rules",
         ),
         Benchmark(
             "docvqa",
             "gaia_fast.scorers.vlm.vqa",
             {"benchmark": "docvqa"},
             datasets=(r"DocVQA_(VAL|TEST)",),
-            description="DocVQA: ANLS (threshold 0.5), Overall",
+            description="DocVQA: ANLS (1 − edit distance / max length, 0 under 0.5), best answer; Overall",
             variants=(("2024-03-19", "classic"), *_VQA_LATER),
+            grading="rules",
         ),
         Benchmark(
             "infovqa",
             "gaia_fast.scorers.vlm.vqa",
             {"benchmark": "infovqa"},
             datasets=(r"InfoVQA_(VAL|TEST)",),
-            description="InfoVQA: ANLS (threshold 0.5), Overall",
+            description="InfoVQA: ANLS (1 − edit distance / max length, 0 under 0.5), best answer; Overall",
             variants=(("2024-04-08", "classic"), *_VQA_LATER),  # 803affbc: InfoVQA added
+            grading="rules",
         ),
         Benchmark(
             "gqa",
             "gaia_fast.scorers.vlm.vqa",
             {"benchmark": "gqa"},
             datasets=(r"GQA_TestDev_Balanced",),
-            description="GQA (TestDev balanced): exact accuracy after strip and lower, Overall",
+            description="GQA (TestDev balanced): exact match after `strip().lower()`, averaged over the answers; Overall",
             variants=(("2024-09-03", "classic"), *_VQA_LATER),  # 3dfe2971: GQA added
+            grading="rules",
         ),
         Benchmark(
             "ocrbench",
             "gaia_fast.scorers.vlm.ocrbench",
             datasets=(r"OCRBench(_MINI)?",),
             report="_score.json",
-            description="OCRBench: an answer found in the prediction (lowercased; spaces dropped for handwritten math), per-category counts and the final score",
+            description="OCRBench: an answer found in the prediction (lowercase, strip, newlines to spaces; handwritten math keeps case and drops spaces), per-category counts, Final Score and Final Score Norm (`_score.json`)",
             variants=(("2024-02-24", "classic"),),  # e02f3ff7: OCRBench added; the same rule at head
+            grading="rules",
         ),
         Benchmark(
             "coco-caption",
             "gaia_fast.scorers.vlm.caption",
             datasets=(r"COCO_VAL",),
             report="_score.json",
-            description="COCO captioning: BLEU-1..4, ROUGE-L and CIDEr as pycocoevalcap computes them (no tokenizer), times 100",
+            description="COCO captioning: BLEU-1..4, ROUGE-L and CIDEr exactly as pycocoevalcap 1.2 computes them on untokenised text, ×100 (`_score.json`); native, no Java or pycocoevalcap needed",
             # dd7b749e added COCO on 2023-12-20 with a broken Bleu list; 5ca8c8c2 fixed it the
             # next day, and the evaluation is the same from then to head.
             variants=(("2023-12-21", "classic"),),
+            grading="rules",
         ),
         Benchmark(
             "omni3dbench",
@@ -266,20 +626,30 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"Omni3DBench",),
             description="Omni3DBench: per-type rules, MRA",
             variants=(("2025-06-06", "vlmevalkit"),),  # 50c954aa: Omni3DBench added (2025-06-05 US time)
+            grading="rules",
         ),
         Benchmark(
             "atomic",
             "gaia_fast.scorers.vlm.physics",
-            datasets=(r"(atomic_dataset|Physics_yale|PHYSICS).*",),
-            description="PHYSICS (atomic_dataset): boxed answers, SymPy equivalence, optional judge",
+            # The eight Physics_yale names share one evaluate (no branch on the name): the six
+            # subject sets from 8f07d6cf, Physics from 5b395d4e, Physics_blankim from d35dd654.
+            datasets=(
+                r"(atomic_dataset|Physics_yale|PHYSICS).*",
+                r"(electro|mechanics|optics|quantum|statistics)_dataset",
+                r"Physics(_blankim)?",
+            ),
+            description="PHYSICS (atomic, electro, mechanics, optics, quantum, statistics _dataset; Physics, Physics_blankim): boxed answers, SymPy equivalence, optional judge",
             variants=(("2025-04-18", "8f07d6cf"), ("2025-12-25", "a039b677"), ("2026-03-19", "head")),
+            grading="rules+judge-fallback",
         ),
         Benchmark(
             "olympiadbench",
             "gaia_fast.scorers.vlm.olympiad",
             datasets=(r"OlympiadBench.*",),
+            report="_score_result.csv",  # OlympiadBench.evaluate's score file (its per-row file is _judge_result)
             description="OlympiadBench: answer extraction and the authors' judge",
             variants=(("2024-11-16", "vlmevalkit"),),  # 089dc350: OlympiadBench added (the MathJudger port)
+            grading="rules",
         ),
         Benchmark(
             "mmvet",
@@ -293,6 +663,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             # ca3c9b52 (2023-12-06): raw replies, capabilities in order of appearance;
             # 20eb37a8 (2023-12-11): parsed scores, fixed capability order (still at head).
             variants=(("2023-12-06", "2023-12"), ("2023-12-11", "classic")),
+            grading="judge",
         ),
         Benchmark(
             "llavabench",
@@ -302,6 +673,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             report="_score.csv",
             description="LLaVABench: the archive's recorded GPT-4 reviews (_openai_result) and LLaVABench_score (relative score per category)",
             variants=(("2024-01-17", "classic"),),  # 8966cd4d: LLaVABench added; the same report at head
+            grading="judge",
         ),
     )
 }
@@ -309,22 +681,29 @@ BENCHMARKS: dict[str, Benchmark] = {
 
 #: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
 UNSUPPORTED: dict[str, str] = {
-    r"AMBER|VSR-zeroshot": "yes/no questions (Y/N flow)",
     r"OCRBench_v2(_MINI)?": "OCRBench v2 (its own evaluation)",
     r"MathVista_MINI|MathVision(_MINI)?|MathVerse_MINI.*|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",
-    r"MMVP|MMSci_DEV_MCQ": "judge-scored or special report",
 }
+
+#: VLMEvalKit datasets with no flow here whose name ends like a registered one
+#: (``Creation_MMBench`` is not ``{model}_MMBench``): :func:`detect` never reads them as the
+#: shorter name. The registry test finds any new one.
+LOOKALIKES: frozenset[str] = frozenset({"Creation_MMBench", "LiveMMBench_Reasoning_circular", "MMSIBench_wo_circular"})
 
 #: File names of VLMEvalKit's evaluation outputs and caches (not results to grade), with
 #: what they are. A ``{stem}_{anything}`` file beside a result file ``{stem}`` is one too
 #: (discovery checks the folder; see :func:`gaia_fast.grading.discover.expand`).
 NON_RESULT: tuple[tuple[str, str], ...] = (
     (r".*_acc\.(csv|xlsx|json)", "an accuracy report (_acc)"),
-    (r".*_result\.(xlsx|tsv|csv|json)", "a judged copy of the results (_<judge>_result)"),
+    (r".*_results?\.(xlsx|tsv|csv|json)", "a judged copy of the results (_<judge>_result, _results)"),
     (r".*_auxmatch\.(xlsx|tsv|csv)", "an answer-matching output (_auxmatch)"),
     (r".*_score\.(csv|json|xlsx)", "a score report (_score)"),
     (r".*_prefetch\.(xlsx|tsv|csv)", "a prefetch log (_prefetch)"),
-    (r".*_(supp|tmp|fine_grained|metrics|rating)\.(xlsx|tsv|csv|json)", "an evaluation side output"),
+    (r".*_(supp|tmp|fine_grained|metrics|rating|detail|REresult)\.(xlsx|tsv|csv|json)", "an evaluation side output"),
+    (r".*_results\.tsv", "a settings report (3DSRBench's _results.tsv)"),
+    (r".*_REresult\.csv", "a rotational report (TDBench's _REresult.csv)"),
+    (r".*_cotpost\.(xlsx|tsv|csv)", "COT-post-processed predictions (MMMU-Pro's _cotpost)"),
+    (r".*_acc_all\.csv", "an accuracy report (_acc_all)"),
     (r".*\.pkl", "a judge cache (.pkl)"),
     (r".*\.scored\.parquet", "a scored table (gaia-fast grade --out)"),
     (r"status\.json(\.lock)?", "a VLMEvalKit run status (status.json)"),
@@ -499,6 +878,16 @@ def get(name: str) -> Benchmark:
         raise KeyError(f"unknown benchmark {name!r}; known: {', '.join(BENCHMARKS)}") from None
 
 
+def for_dataset(dataset: str) -> Benchmark | None:
+    """The entry that grades VLMEvalKit dataset ``dataset`` (a full match of one of its
+    regexes); None when none does. ValueError when two entries claim it (the registry
+    must be unambiguous)."""
+    hits = [b for b in BENCHMARKS.values() if any(re.fullmatch(rx, dataset) for rx in b.datasets)]
+    if len(hits) > 1:
+        raise ValueError(f"dataset {dataset!r} is claimed by several benchmarks: {', '.join(b.name for b in hits)}")
+    return hits[0] if hits else None
+
+
 @dataclass(frozen=True)
 class Detected:
     """What a VLMEvalKit result file name says."""
@@ -535,6 +924,8 @@ def detect(path: str | Path, model: str | None = None) -> Detected | None:
     # longest dataset name.
     for i in range(1, len(parts)):
         model_part, dataset = "_".join(parts[:i]), "_".join(parts[i:])
+        if dataset in LOOKALIKES and best is None:
+            return None  # that dataset, graded otherwise upstream: not the shorter look-alike
         for b in BENCHMARKS.values():
             if b.datasets and _any_of(b.datasets).fullmatch(dataset):
                 cand = Detected(b, model_part, dataset)

@@ -61,8 +61,8 @@ def grade_vlm(job: Job, options: dict[str, Any], out_console: Console, err: Cons
     out, acc, as_json, as_of = options.get("out"), options.get("acc"), options.get("as_json", False), options.get("as_of")
     judge_model, save_judge_responses = options.get("judge_model"), options.get("save_judge_responses")
     for path, flag in ((out, "--out"), (acc, "--acc")):
-        # A report may also be a JSON object (VLMEvalKit's _score.json).
-        if path is not None and not (flag == "--acc" and path.suffix.lower() == ".json"):
+        # A report may also be a JSON object (VLMEvalKit's _score.json) or TSV (_results.tsv).
+        if path is not None and not (flag == "--acc" and path.suffix.lower() in (".json", ".tsv")):
             try:
                 table_format(path)
             except ValueError as e:
@@ -96,7 +96,11 @@ def grade_vlm(job: Job, options: dict[str, Any], out_console: Console, err: Cons
         judges={entry.module: judge} if judge is not None else {},
         judge_options={entry.module: extra},
     )
-    acc = acc or Path(f"{archive.stem}{entry.report or '_acc.csv'}")
+    if acc is None:
+        acc = Path(f"{archive.stem}{entry.report or '_acc.csv'}")
+        if acc.exists() and acc.resolve() == archive.with_name(acc.name).resolve():
+            # Run beside the archive, the default would replace VLMEvalKit's own report.
+            raise BadInput(f"{acc} is the archive's own report; give --acc PATH to write gaia-fast's report elsewhere")
     try:
         if bar is not None:
             bar.start()
@@ -128,8 +132,11 @@ def grade_vlm(job: Job, options: dict[str, Any], out_console: Console, err: Cons
             "report": result.report.to_dicts(),
             "stats": result.stats,
         }
+        payload.update(status=record.status, note=record.error, archive_report=record.archive_report, archive_headline=record.archive_headline)
         out_console.print_json(json.dumps(payload, default=str))
         _exit_on_judge_errors(judge_errors, err)
+        if record.status == "needs_judge":
+            raise SystemExit(3)
         return
     shown = variant or result.stats.get("variant")
     as_of_text = f" as of {as_of.isoformat()}" if as_of is not None else ""
@@ -143,8 +150,14 @@ def grade_vlm(job: Job, options: dict[str, Any], out_console: Console, err: Cons
     for key, value in result.stats.items():
         if not isinstance(value, (dict, list)):
             out_console.print(f"{key}: {_fmt(value)}")
+    style = "green" if record.status in ("ok", "ok_by_shape") else "red"
+    out_console.print(f"Status: [{style}]{record.status}[/]" + (f" ({record.error})" if record.error else ""), markup=True)
+    if record.archive_report is not None:
+        out_console.print(f"Archive's own report: {record.archive_report} ({record.headline_metric} {_fmt(record.archive_headline)}; ours {_fmt(record.headline)})")
     err.print(f"Report written to {acc}" + (f"; rows to {out}" if out else ""))
     _exit_on_judge_errors(judge_errors, err)
+    if record.status == "needs_judge":
+        raise SystemExit(3)
 
 
 def make_judge(

@@ -51,7 +51,10 @@ log = logging.getLogger(__name__)
 
 #: Benchmarks whose ``variant`` is the ``can_infer`` version, the one ``variant=`` of a run
 #: of several archives sets; the others run their own default.
-CAN_INFER_BENCHMARKS = frozenset({"mcq", "mmt-bench", "mcq-circular", "livexivvqa"})
+CAN_INFER_BENCHMARKS = frozenset(
+    {"mcq", "mmt-bench", "mcq-circular", "livexivvqa", "tdbench", "mmvp", "mmsci", "hrbench", "gmai-mmbench",
+     "cv-bench", "lego", "lego-circular", "mmmu-pro", "mmmu-pro-cot", "3dsrbench", "mmmb", "mtl-mmbench", "topviewrs"}
+)
 
 #: Suffix of the scored tables written under ``out_dir`` (a folder search lists such
 #: files as outputs, see :data:`gaia_fast.benchmarks.NON_RESULT`).
@@ -286,6 +289,10 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
     frame = read_result_table(job.path)
     judge = options.judges.get(entry.module)
     family_options = {**entry.options, **(options.judge_options.get(entry.module) or {})}
+    records = None
+    if entry.module in RECORDED_JUDGE_MODULES:
+        records = _records(job, entry, options)
+        family_options.update(recorded=records, judge_policy=options.judge_policy)
     result = module.grade(frame, variant=variant, seed=options.seed, judge=judge, **family_options)
     if report is not None:
         write_report(result.report, report)
@@ -315,7 +322,7 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
     decided = stats.get("decided") or {}
     undecided = int(decided.get("undecided") or 0)
     found = headline(result.report)
-    theirs = _archive_report(job, entry, report)
+    theirs = _archive_report(job, entry, report, records)
     their_headline, differences = None, []
     if theirs is not None:
         their_report = read_report(theirs)
@@ -331,10 +338,15 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
         notes.insert(0, f"{failed} row(s) have status judge_error (counted as wrong)" + (f"; first: {first}" if first else "") + "; run again to judge only those rows")
     elif undecided:
         status = "needs_judge"
-        notes.insert(0, f"{undecided} {stats.get('decided_unit', 'row')}(s) need a judge: the archive has no recorded reply for them; give --judge-model to ask one")
-    elif stats.get("matches_archive") is False:
+        notes.insert(0, f"{undecided} {stats.get('decided_unit', 'rows')} need a judge: the archive has no recorded reply for them; give --judge-model to ask one")
+    elif stats.get("matches_archive") is False and stats.get("archive_method") is not None:
         status = "other_method"
         notes.insert(0, f"graded by {stats.get('method')}, the archive by {stats.get('archive_method')}")
+    elif stats.get("archive_method") is None and records is None and stats.get("decided_exact") and theirs is None:
+        # No judge records and no report of the archive's: the rows the rules left open
+        # were matched exactly, which may not be what the archive did.
+        status = "unverified"
+        notes.insert(0, "rows the rules left open were matched exactly; the archive has no judge records and no report to check against")
     elif differences:
         status = "differs"
         notes.insert(0, f"differs from the archive's own report {theirs.name}: " + "; ".join(differences))
@@ -372,15 +384,41 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
     )
 
 
-def _archive_report(job: Job, entry: benchmarks.Benchmark, ours: Path | None) -> Path | None:
-    """The report VLMEvalKit wrote beside the result file (``{stem}{report}``), when the
-    archive has one and it is not the report this run writes."""
+def _archive_report(job: Job, entry: benchmarks.Benchmark, ours: Path | None, records: Any) -> Path | None:
+    """The report VLMEvalKit wrote beside the result file, when the archive has one and it
+    is not the report this run writes: ``{stem}{report}``, or for judge-scored sets
+    ``{stem}_{judge}{report}`` (either as ``.xlsx`` in 2023)."""
     if entry.report is None:
         return None
-    theirs = job.path.with_name(f"{job.path.stem}{entry.report}")
-    if not theirs.is_file() or (ours is not None and ours.resolve() == theirs.resolve()):
-        return None
-    return theirs
+    stem, report = job.path.stem, entry.report
+    bare = Path(report).stem
+    # 2023 archives wrote their reports as .xlsx.
+    names = [f"{stem}{report}", f"{stem}{bare}.xlsx"]
+    if records is not None and records.judge:
+        names += [f"{stem}_{records.judge}{report}", f"{stem}_{records.judge}{bare}.xlsx"]
+    for name in names:
+        theirs = job.path.with_name(name)
+        if theirs.is_file() and (ours is None or ours.resolve() != theirs.resolve()):
+            return theirs
+    return None
+
+
+#: The families that replay an archive's recorded judge replies (``recorded=``, ``judge_policy=``).
+RECORDED_JUDGE_MODULES = frozenset({"gaia_fast.scorers.vlm.mcq", "gaia_fast.scorers.vlm.yorn", "gaia_fast.scorers.vlm.judged"})
+
+
+def _records(job: Job, entry: benchmarks.Benchmark, options: GradeOptions) -> Any:
+    """The archive's recorded judge replies for ``job`` (None when it has none). A
+    judge-scored set, whose every row the judge scores, always gets records (empty ones
+    when there are none: every row then needs a judge)."""
+    from gaia_fast.scorers.vlm.recorded import Records, find_records
+
+    kind = entry.module.rsplit(".", 1)[-1]
+    found = find_records(job.path, kind)
+    if found is None and kind == "judged":
+        return Records.empty(job.path, kind)
+    return found
+
 
 
 def grade_job(

@@ -95,6 +95,9 @@ def read_report(path: str | os.PathLike) -> pl.DataFrame:
         return pl.DataFrame(rows)
     if suffix == ".xlsx":
         frame = pl.read_excel(p)
+        first = frame.columns[0] if frame.width else ""
+        if first.startswith("__UNNAMED__") and frame[first].cast(pl.Int64, strict=False).to_list() == list(range(frame.height)):
+            frame = frame.drop(first)  # pandas' row index, written by 2023's to_excel
     else:
         frame = pl.read_csv(p, infer_schema_length=0, separator="\t" if suffix == ".tsv" else ",")
     return frame.with_columns(_numeric(frame[c]) for c in frame.columns)
@@ -112,7 +115,7 @@ def _numeric(s: pl.Series) -> pl.Series:
 
 def headline(report: pl.DataFrame) -> tuple[str, float] | None:
     """The report's headline cell as ``(name, value)``: the first row's ``Overall``; else a
-    row labelled ``Overall`` and its first number (HallusionBench's aAcc); MME's
+    row labelled ``Overall`` and its ``acc`` (MMVet) or first number (HallusionBench's aAcc); MME's
     perception + reasoning; OCRBench's ``Final Score``; else the first row's first number.
     None for a report with no number."""
     if report.height == 0:
@@ -124,7 +127,7 @@ def headline(report: pl.DataFrame) -> tuple[str, float] | None:
         if overall.height:
             row = overall.row(0, named=True)
     numbers = {k: v for k, v in row.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
-    for name in ("Overall", "Final Score"):
+    for name in ("Overall", "Final Score", "acc", "Acc", "accuracy"):
         if name in numbers:
             return name, float(numbers[name])
     if "perception" in numbers and "reasoning" in numbers:
@@ -145,12 +148,17 @@ def _same(x: Any, y: Any) -> bool:
 
 def report_differences(ours: pl.DataFrame, theirs: pl.DataFrame, limit: int = 3) -> list[str]:
     """The cells in which two reports differ (at most ``limit`` named, then a count); an
-    empty list when they agree (numbers to 1e-9 relative; rows matched by their first
-    column when both hold the same labels in another order, as report_acc's splits do)."""
+    empty list when they agree (numbers to 1e-9 relative; columns matched by name and rows
+    by their first column when both hold the same ones in another order, as upstream's
+    sets of splits give)."""
     ours = ours.with_columns(_numeric(ours[c]) for c in ours.columns)
     theirs = theirs.with_columns(_numeric(theirs[c]) for c in theirs.columns)
     if ours.columns != theirs.columns:
-        return [f"columns differ: {ours.columns} vs {theirs.columns}"]
+        if sorted(ours.columns) != sorted(theirs.columns):
+            return [f"columns differ: {ours.columns} vs {theirs.columns}"]
+        # Upstream builds some reports' columns from a set (ChartQA's splits): same cells,
+        # another order.
+        theirs = theirs.select(ours.columns)
     if ours.height != theirs.height:
         return [f"{ours.height} rows vs {theirs.height}"]
     first = ours.columns[0]

@@ -119,8 +119,14 @@ def write_report(frame: pl.DataFrame, path: str | os.PathLike) -> None:
     """Write a benchmark report atomically: a ``.json`` path gets a one-row report as one
     JSON object the way VLMEvalKit dumps its ``_score.json`` (``json.dump`` with
     ``indent=4``, ``ensure_ascii=False``, no final newline; several rows become a list of
-    objects); any other path goes to :func:`write_table`."""
-    if Path(path).suffix.lower() != ".json":
+    objects); a ``.tsv`` path gets tab-separated text (3DSRBench's ``_results.tsv``); any
+    other path goes to :func:`write_table`."""
+    suffix = Path(path).suffix.lower()
+    if suffix == ".tsv":
+        with atomic_path(path) as tmp:
+            _flat_for_csv(frame).write_csv(tmp, separator="\t")
+        return
+    if suffix != ".json":
         write_table(frame, path)
         return
     import json

@@ -598,6 +598,8 @@ def _method_stats(
         "archive_method": archive_method,
         "matches_archive": matches,
         "record_disagreements": len(disagreements),
+        # Rows (in ``rules``) that only exact matching decided: no judge asked, none recorded.
+        "decided_exact": exact,
     }
     if disagreements:
         out["record_disagreement_indexes"] = disagreements[:20]

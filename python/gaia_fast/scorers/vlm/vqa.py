@@ -1,5 +1,7 @@
 """Open VQA (VLMEvalKit ``ImageVQADataset``): ChartQA, TextVQA, OCRVQA, GQA, DocVQA and
-InfoVQA, laid out as extract → score → aggregate.
+InfoVQA, and the two datasets that call the same ``process_line`` from their own
+``evaluate``: VizWiz (``vqa_score`` on the ``answers`` column) and PlotQA
+(``relaxed_accuracy``), laid out as extract → score → aggregate.
 
 Reference: open-compass/VLMEvalKit ``vlmeval/dataset/image_vqa.py`` (``evaluate``) and
 ``vlmeval/dataset/utils/vqa_eval.py`` (``process_line``, ``hit_calculate``). Each row's
@@ -15,6 +17,9 @@ which upstream ``eval``s). By dataset:
 * OCRVQA, ``accuracy``: equal after ``strip().lower()``, best answer. GQA (from 2024-09):
   the same test, averaged over the answers (GQA is in no ``hit_calculate`` list).
 * DocVQA, InfoVQA, ``anls``: ``1 - edit distance / max length``, 0 under 0.5.
+* VizWiz (de267d1c, 2024-11-25): TextVQA's rule on ``str(answers)``; PlotQA (db3787da,
+  2026-02-23): ChartQA's rule with head's argument order (variant ``2025-09``). Both
+  report ``Overall`` only.
 
 The report (``{model}_{dataset}_acc.csv``) is one row: with a ``split`` column each split
 then ``Overall``, otherwise ``Overall`` then each ``category``; every value is
@@ -33,7 +38,9 @@ Variants (``--variant``):
 
 Cells are read as VLMEvalKit's ``load()`` reads them (pandas): empty cells and the texts
 pandas takes for NaN (``None``, ``N/A``, ``nan``...) become ``"nan"`` in ``prediction`` and
-``answer``. Scoring is native over the Arrow columns on all cores; an answer cell that
+``answer``, and a column pandas reads as numbers is the ``str`` of those numbers (all
+predictions numeric with one empty cell: ``"12"`` reads ``"12.0"``; see
+:mod:`gaia_fast.scorers.vlm._pandas`). Scoring is native over the Arrow columns on all cores; an answer cell that
 holds a ``[`` but is not the plain list form ``repr`` writes goes to Python's literal
 parser (``ast.literal_eval``; an expression only ``eval`` makes a list of is read as one
 answer).
@@ -51,6 +58,7 @@ import polars as pl
 from gaia_fast import _native
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm._pandas import pandas_str
 from gaia_fast.scorers.vlm.omni3d import PANDAS_NA
 
 __all__ = [
@@ -76,7 +84,15 @@ BENCHMARKS = {
     "gqa": "accuracy_mean",
     "docvqa": "anls",
     "infovqa": "anls",
+    # Their own evaluate, the same process_line: VizWiz (the ``answers`` column, mean of
+    # the matches) and PlotQA (max); both report Overall only.
+    "vizwiz": "vqa_score",
+    "plotqa": "relaxed_accuracy",
 }
+#: Benchmarks whose answers are the ``answers`` column.
+_ANSWERS_COLUMN = frozenset({"vizwiz"})
+#: Benchmarks whose report is ``Overall`` alone (split and category columns are ignored).
+_OVERALL_ONLY = frozenset({"vizwiz", "plotqa"})
 VARIANTS: tuple[str, ...] = tuple(_native.VQA_VARIANTS)
 RULES: tuple[str, ...] = tuple(_native.VQA_RULES)
 DEFAULT_VARIANT = "classic"
@@ -213,11 +229,11 @@ def _text(series: pl.Series) -> pl.Series:
 
 
 def _as_pandas_str(series: pl.Series, pandas_na: bool) -> pl.Series:
-    """``str(x)`` of each cell as pandas read it: a NaN cell is ``"nan"``."""
-    col = _text(series)
-    if pandas_na:
-        col = col.set(col.is_in(PANDAS_NA).fill_null(False), None)
-    return col.fill_null("nan")
+    """``str(x)`` of each cell as pandas read it: a NaN cell is ``"nan"``, and a column
+    pandas reads as numbers gives their ``str`` (``"12.0"`` in a float column)."""
+    if not pandas_na:  # the cells as written, no pandas reading
+        return _text(series).fill_null("nan")
+    return pandas_str(_text(series))
 
 
 def _as_pandas_key(series: pl.Series, pandas_na: bool) -> pl.Series:
@@ -290,14 +306,16 @@ def grade(
     bench = benchmark.lower()
     if judge is not None:
         raise ValueError(f"{bench}: the open-VQA evaluation has no judge step")
-    variant = DEFAULT_VARIANT if variant is None else variant
+    # PlotQA exists only with head's argument order; the others default to classic.
+    variant = ("2025-09" if bench == "plotqa" else DEFAULT_VARIANT) if variant is None else variant
     _check_variant(variant)
-    for name in ("prediction", "answer"):
+    answer_col = "answers" if bench in _ANSWERS_COLUMN else "answer"
+    for name in ("prediction", answer_col):
         if name not in frame.columns:
             raise ValueError(f"{bench}: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
 
     pred = _as_pandas_str(frame["prediction"], pandas_na)
-    answer = _as_pandas_str(frame["answer"], pandas_na)
+    answer = _as_pandas_str(frame[answer_col], pandas_na)
     out = _native.vqa_score_arrow(pred, answer, method, variant)
     scored = pl.DataFrame([pl.Series(col).alias(name) for name, col in out.items()])
     codes = scored["rule"]
@@ -331,8 +349,12 @@ def grade(
     if bad.len():
         i = bad[0]
         crashed = f"row {i}: {reason[i]}"
-    split = _as_pandas_key(frame["split"], pandas_na) if "split" in frame.columns else None
-    category = _as_pandas_key(frame["category"], pandas_na) if split is None and "category" in frame.columns else None
+    split = _as_pandas_key(frame["split"], pandas_na) if "split" in frame.columns and bench not in _OVERALL_ONLY else None
+    category = (
+        _as_pandas_key(frame["category"], pandas_na)
+        if split is None and "category" in frame.columns and bench not in _OVERALL_ONLY
+        else None
+    )
     report, error = _report(hit.fill_null(math.nan), split, category, crashed)
 
     rows = frame.with_columns(

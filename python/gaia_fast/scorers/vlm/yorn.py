@@ -1,12 +1,13 @@
-"""Yes / no questions (VLMEvalKit ``ImageYORNDataset``): MME, POPE, HallusionBench, laid out
-as extract → score → aggregate.
+"""Yes / no questions (VLMEvalKit ``ImageYORNDataset``): MME, POPE, HallusionBench, AMBER and
+VSR-zeroshot, laid out as extract → score → aggregate.
 
 Reference: open-compass/VLMEvalKit ``vlmeval/dataset/image_yorn.py`` and
 ``vlmeval/dataset/utils/yorn.py``. Extraction is ``YOrN_Extraction``: lowercase the answer,
 apply ``process_punctuation``, split on whitespace; the word ``yes`` without ``no`` is
 ``Yes``, ``no`` without ``yes`` is ``No``, anything else ``Unknown``. A row scores when the
 extracted word equals ``answer`` exactly (``Yes``/``No``, case-sensitive); ``Unknown`` rows
-score 0, as in the reference without a judge (``exact_matching``).
+score 0, as in the reference without a judge (``exact_matching``). AMBER alone compares
+``answer`` and the extracted word lowercased (its answers are ``yes``/``no``).
 
 Variants (``process_punctuation``'s period rule; the ratings are the same in both):
 
@@ -20,7 +21,10 @@ two differ only on answers with a period after a digit and more than 32 removabl
 Ratings: ``MME_rating`` (perception, reasoning, per-category accuracy + accuracy+),
 ``POPE_rating`` (F1 as ``Overall``, acc, precision, recall per split; a row whose category
 is ``a,b`` counts in both), ``Hallusion_rating`` (aAcc, fAcc, qAcc for Overall, each
-category and each l2-category). The reference lists splits in ``set`` order, which changes
+category and each l2-category), ``AMBER_rating`` (accuracy per merged category in
+first-seen order, then ``Avg ACC``, their mean; d358b42c, 2024-09-20, unchanged since) and
+``VSR_rating`` (precision, recall, acc in percent, ``f1_score`` unscaled; 551c662a,
+2025-07-20, unchanged since). The reference lists splits in ``set`` order, which changes
 from run to run; here they are sorted.
 
 Extraction runs natively over the Arrow column on all cores; the ratings are a few
@@ -51,7 +55,7 @@ from gaia_fast.scorers.vlm.recorded import Records, index_key_expr
 __all__ = ["BENCHMARKS", "MME_SUPER", "RULES", "VARIANTS", "grade", "judge_prompt", "yorn_extract", "yorn_extract_explained"]
 
 #: ``grade(benchmark=...)`` names -> the rating they get.
-BENCHMARKS = {"mme": "mme", "pope": "pope", "hallusionbench": "hallusionbench"}
+BENCHMARKS = {"mme": "mme", "pope": "pope", "hallusionbench": "hallusionbench", "amber": "amber", "vsr": "vsr"}
 VARIANTS: tuple[str, ...] = tuple(_native.YORN_VARIANTS)
 RULES: tuple[str, ...] = tuple(_native.YORN_RULES)
 DEFAULT_VARIANT = "classic"
@@ -208,6 +212,48 @@ def _pope(work: pl.DataFrame) -> tuple[pl.DataFrame, tuple[int, int]]:
     return report, counted
 
 
+#: ``AMBER_rating``'s merged categories; any other category is its own column.
+AMBER_CATEGORIES = {
+    "discriminative-attribute-state": "Attribute",
+    "discriminative-attribute-number": "Attribute",
+    "discriminative-attribute-action": "Attribute",
+    "discriminative-hallucination": "Existence",
+    "discriminative-relation": "Relation",
+    "relation": "Relation",
+}
+
+
+def _amber(work: pl.DataFrame) -> pl.DataFrame:
+    """``AMBER_rating``: accuracy per merged category in first-seen order, then ``Avg ACC``,
+    the mean of those. A missing category is one more group, which pandas writes as an
+    empty column name."""
+    merged = work.select(
+        pl.col("category").replace(AMBER_CATEGORIES).fill_null("").alias("group"), "hit"
+    )
+    per = merged.group_by("group", maintain_order=True).agg(pl.len().alias("n"), pl.col("hit").sum().alias("k"))
+    values = {g: _pct(k, n) for g, n, k in per.iter_rows()}
+    values["Avg ACC"] = _native.np_mean(list(values.values()))
+    return pl.DataFrame({c: [v] for c, v in values.items()}, schema={c: pl.Float64 for c in values})
+
+
+def _vsr(work: pl.DataFrame) -> pl.DataFrame:
+    """``VSR_rating``: precision, recall and accuracy in percent, and F1 as a fraction (the
+    reference does not scale it)."""
+    t = (work["answer"] == "Yes").fill_null(False)
+    p = work["extracted"] == "Yes"
+    tp, fp, fn = int((t & p).sum()), int((~t & p).sum()), int((t & ~p).sum())
+    precision = tp / (tp + fp) if (tp + fp) != 0 else 0
+    recall = tp / (tp + fn) if (tp + fn) != 0 else 0
+    f1 = 2 * (precision * recall) / (precision + recall) if (precision + recall) != 0 else 0
+    values = {
+        "precision": precision * 100,
+        "recall": recall * 100,
+        "acc": _pct(int(work["hit"].sum()), work.height),
+        "f1_score": float(f1),
+    }
+    return pl.DataFrame({c: [v] for c, v in values.items()}, schema={c: pl.Float64 for c in values})
+
+
 _HALLUSION_SCHEMA = {"split": pl.String, "aAcc": pl.Float64, "fAcc": pl.Float64, "qAcc": pl.Float64}
 
 
@@ -297,9 +343,10 @@ def grade(
     recorded: Records | None = None,
     judge_policy: str = "auto",
 ) -> GradeResult:
-    """Grade a VLMEvalKit yes/no result table (``{model}_{MME,POPE,HallusionBench}.xlsx``).
+    """Grade a VLMEvalKit yes/no result table (``{model}_{MME,POPE,HallusionBench,AMBER,
+    VSR-zeroshot}.xlsx``).
 
-    Needs ``prediction`` and ``answer``; MME also ``category`` and ``image_path``; POPE
+    Needs ``prediction`` and ``answer``; MME and AMBER also ``category`` and ``image_path``; POPE
     ``category`` (optional: without it only ``Overall``); HallusionBench ``index``
     (``…_set_figure_question``) and ``l2-category`` (``category`` optional).
 
@@ -329,7 +376,8 @@ def grade(
     bench = BENCHMARKS.get(benchmark.lower()) if isinstance(benchmark, str) else None
     if bench is None:
         raise ValueError(f"unknown yes/no benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
-    variant = DEFAULT_VARIANT if variant is None else variant
+    # VSR-zeroshot was added after 928a95b0: it never ran the classic period rule.
+    variant = ("2025-05" if bench == "vsr" else DEFAULT_VARIANT) if variant is None else variant
     _check_variant(variant)
     if judge_policy not in JUDGE_POLICIES:
         raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
@@ -339,7 +387,7 @@ def grade(
         judge = None  # exact_matching: VLMEvalKit asks no model
     for name in ("prediction", "answer"):
         _require(frame, name, bench)
-    if bench == "mme":
+    if bench in ("mme", "amber"):
         _require(frame, "category", bench)
         _require(frame, "image_path", bench)
     if bench == "hallusionbench":
@@ -373,9 +421,9 @@ def grade(
         )
     answer = _text(frame["answer"])
     needs = work["status"] == "needs_judge"
-    work = work.with_columns(answer.alias("answer")).with_columns(
-        (pl.col("answer") == pl.col("extracted")).fill_null(False).alias("hit")
-    )
+    # AMBER alone compares ignoring case (its answers are "yes"/"no").
+    hit = (pl.col("answer").str.to_lowercase() == pl.col("extracted").str.to_lowercase()) if bench == "amber" else (pl.col("answer") == pl.col("extracted"))
+    work = work.with_columns(answer.alias("answer")).with_columns(hit.fill_null(False).alias("hit"))
     full_work, full_frame = work, frame
     if needs.any():  # undecided rows are left out of the rating
         work, frame = work.filter(~needs), frame.filter(~needs)
@@ -386,6 +434,10 @@ def grade(
     if bench == "mme":
         rated = work.with_columns(_text(frame["category"]).alias("category"), _text(frame["image_path"]).alias("image_path"))
         report, error = _mme(rated)
+    elif bench == "amber":
+        report = _amber(work.with_columns(_text(frame["category"]).alias("category")))
+    elif bench == "vsr":
+        report = _vsr(work)
     elif bench == "pope":
         category = _text(frame["category"]) if "category" in frame.columns else pl.Series("category", [None] * frame.height, pl.String)
         report, (tasks, correct) = _pope(work.with_columns(category.alias("category")))
