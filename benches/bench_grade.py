@@ -141,7 +141,7 @@ def main() -> None:
             cases = [("polars io (sorted csv)", [sys.executable, "-c", POLARS_IO, str(src), str(out), str(cmp), "1"])] if first else []
             if not args.no_unsorted or not first:
                 cases.append(("polars io (unsorted csv)", [sys.executable, "-c", POLARS_IO, str(src), str(out), str(cmp), "0"]))
-            base = [*gaia, str(src), "--truth-col", "true_answer", "--out", str(out), "--comparison", str(cmp), "--json"]
+            base = [*gaia, str(src), "--truth-col", "true_answer", "--out", str(out), "--comparison", str(cmp), "--json", "--duplicates", "all"]  # every row, as the Polars run
             modes = tuple(args.modes.split(",")) if rows == sizes[0] else ("auto",)
             cases += [(f"gaia-fast grade, dedupe {m}", [*base, "--dedupe", m]) for m in modes]
             results = {}

@@ -164,9 +164,14 @@ def test_missing_columns(run, tmp_path):
 
 def test_duplicate_ids_warn_and_grade_every_row(run, tmp_path):
     write_jsonl(tmp_path / "a.jsonl", [*GOOD, {"task_id": "a", "prediction": "5", "true_answer": "1"}])
-    r = run("a.jsonl", "--json")
+    r = run("a.jsonl", "--json", "--duplicates", "all")
     assert r.exit_code == 0 and "1 task id(s) occur more than once (every row is graded): a" in r.stderr
     assert json.loads(r.stdout)["rows"] == 3
+    # The default (issue 21): the last row of a rerun task is graded, and the count said.
+    r = run("a.jsonl", "--json")
+    assert r.exit_code == 0 and "1 task id(s) occur more than once (--duplicates last: 1 rerun row(s) not graded): a" in r.stderr
+    s = json.loads(r.stdout)
+    assert s["rows"] == 2 and s["audit"]["duplicates"] == {"policy": "last", "task_ids": 1, "rows_not_graded": 1}
 
 
 # --------------------------------------------------------------------------- paths

@@ -21,16 +21,27 @@ import click
 import polars as pl
 
 from gaia_fast.cli._common import BadInput
-from gaia_fast.cli._grade_report import print_input_warnings, print_outputs, print_summary
+from gaia_fast.cli._grade_report import (
+    print_audits,
+    print_input_warnings,
+    print_outputs,
+    print_summary,
+)
 from gaia_fast.cli._many import grade_bulk
 from gaia_fast.cli.vlm import BENCHMARKS, grade_vlm
 from gaia_fast.datasets.gaia import load_metadata
 from gaia_fast.frame import SCORERS
 from gaia_fast.grading.archive import OutputError, check_outputs_writable
-from gaia_fast.grading.discover import expand, is_metadata_folder, is_parquet_dataset, is_workspace, single
+from gaia_fast.grading.discover import (
+    expand,
+    is_metadata_folder,
+    is_parquet_dataset,
+    is_workspace,
+    single,
+)
 from gaia_fast.grading.execute import GradeOptions, LocalExecutor
 from gaia_fast.grading.plan import Plan
-from gaia_fast.io.readers import InputError
+from gaia_fast.io.readers import InputError, is_json_task_folder
 from gaia_fast.io.writers import table_format
 
 SPLITS = ("validation", "test")
@@ -209,6 +220,26 @@ def _score_text(v: Any) -> str:
     metavar="SECONDS",
     help="--engine ray: fail when the cluster does not answer (or a local instance does not start) within this  [default: 60]",
 )
+@click.option(
+    "--duplicates",
+    type=click.Choice(("last", "first", "any-correct", "all")),
+    default="last",
+    show_default=True,
+    help="GAIA: rows sharing a task id (reruns): grade the last, the first, the first correct one (else the last), or all of them. The count is reported.",
+)
+@click.option(
+    "--truth",
+    "truth_side",
+    type=click.Choice(("metadata", "archive")),
+    default="metadata",
+    show_default=True,
+    help="GAIA: where a row's truth comes from when the archive carries one and --metadata has another (every conflict is listed).",
+)
+@click.option(
+    "--strip-template",
+    is_flag=True,
+    help="GAIA: grade answers as their leftover template meant (FINAL ANSWER: x, <answer>x</answer>, a number's trailing period); the summary gives both counts.",
+)
 @click.option("--dedupe", type=click.Choice(("auto", "on", "off")), default="auto", hidden=True, help="Score each distinct (prediction, truth) of a batch once.")
 def grade(archives: tuple[Path, ...], **options: Any) -> None:
     """Grade result archives: files, globs and folders.
@@ -255,7 +286,9 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
 
         grade_ray(archives, **ray_options, **options)
         return
-    if len(archives) == 1 and summary is None and not options["pivot"] and (one.is_file() or is_workspace(one) or is_parquet_dataset(one) or is_metadata_folder(one)):
+    if len(archives) == 1 and summary is None and not options["pivot"] and (
+        one.is_file() or is_workspace(one) or is_parquet_dataset(one) or is_metadata_folder(one) or is_json_task_folder(one)
+    ):
         # One archive: a plan of one, with its detailed report.
         plan = single(one, benchmark or "auto")
         if not plan.jobs:
@@ -327,6 +360,9 @@ def gaia_options(options: dict[str, Any], meta: pl.DataFrame | None, **extra: An
         submission=options.get("submission", False),
         dedupe=options.get("dedupe", "auto"),
         chunk_rows=options.get("chunk_rows", 1_000_000),
+        duplicates=options.get("duplicates", "all"),
+        truth=options.get("truth_side", "metadata"),
+        strip_template=options.get("strip_template", False),
         seed=options.get("seed", 0),
         variant=options.get("variant"),
         as_of=options.get("as_of"),
@@ -381,13 +417,21 @@ def grade_archive(plan: Plan, **options: Any) -> None:
         detail = record.detail
         outcome, scan, check = detail["outcome"], detail["scan"], detail["check"]
         print_input_warnings(
-            err, skipped=scan.skipped, differ=outcome.differ, duplicates=outcome.duplicates, examples=outcome.duplicate_examples
+            err,
+            skipped=scan.skipped,
+            differ=outcome.differ,
+            duplicates=outcome.duplicates,
+            examples=outcome.duplicate_examples,
+            policy=(outcome.audit.get("duplicates") or {}).get("policy", "all"),
+            not_graded=(outcome.audit.get("duplicates") or {}).get("rows_not_graded", 0),
+            truth_side=options.get("truth_side", "metadata"),
         )
     result = detail["result"]
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False, default=str))
     else:
         _print_report(out_console, result, outcome, options["scorer"], options["compare"], options["limit"], options["explain"])
+        print_audits(out_console, result["audit"], options["limit"])
     if check is not None and not check.valid:
         err.print(f"[red]invalid submission:[/] {len(check.errors)} problem(s)", markup=True, highlight=False)
         sys.exit(1)

@@ -29,6 +29,8 @@ from gaia_fast.cli._common import BadInput
 _UNSUPPORTED = {
     "compare": "--compare",
     "submission": "--submission",
+    # The audits of issue 21 run in the local engine's pass only (Ray grades every row).
+    "strip_template": "--strip-template",
 }
 
 
@@ -131,6 +133,8 @@ def grade_ray(
     used = [flag for key, flag in _UNSUPPORTED.items() if options.get(key)]
     if options.get("benchmark") not in (None, "gaia"):
         used.append(f"--benchmark {options['benchmark']}")
+    if options.get("truth_side", "metadata") != "metadata":
+        used.append("--truth archive")
     if used:
         raise click.UsageError(f"{', '.join(used)} not supported with --engine ray")
     out, comparison, as_json = options.get("out"), options["comparison"], options.get("as_json", False)

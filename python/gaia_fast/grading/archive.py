@@ -22,17 +22,28 @@ import shutil
 import tempfile
 import threading
 import time
-from statistics import median_high
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from statistics import median_high
 from typing import Any
 
 import polars as pl
 
-from gaia_fast.grading.summary import _status_dtype, fold_statuses, status_groups, summary_from_groups
-from gaia_fast.io.readers import LEVEL_LOST, ArchiveScan, InputError
-from gaia_fast.io.writers import COMPARISON_COLUMNS, comparison_exprs, sink_table, table_format
+from gaia_fast.grading import audit
+from gaia_fast.grading.summary import (
+    _status_dtype,
+    fold_statuses,
+    status_groups,
+    summary_from_groups,
+)
+from gaia_fast.io.readers import LEVEL_LOST, QUESTION, VERDICT, ArchiveScan, InputError
+from gaia_fast.io.writers import (
+    COMPARISON_COLUMNS,
+    comparison_exprs,
+    sink_table,
+    table_format,
+)
 
 __all__ = ["GradeOutcome", "grade_scan", "score_expr"]
 
@@ -174,13 +185,31 @@ class GradeOutcome:
     diff: pl.DataFrame | None
     diff_total: int
     dedupe: Dedupe
+    #: The audits (see :func:`grade_scan`): join, templates, conflicts, verdict, duplicates.
+    audit: dict[str, Any] = field(default_factory=dict)
 
 
-def _with_metadata(lf: pl.LazyFrame, meta: pl.DataFrame) -> tuple[pl.LazyFrame, pl.Expr | None, int]:
+#: Hidden column: the metadata's truth, beside an archive truth (the conflict audit).
+META_TRUTH = "__gaia_fast_meta_truth"
+#: Hidden columns of the audits and the rerun policy.
+RAW_PREDICTION = "__gaia_fast_raw_prediction"
+JOINED_BY = "__gaia_fast_joined_by"
+ROW = "__gaia_fast_row"
+
+
+def _with_metadata(
+    lf: pl.LazyFrame, meta: pl.DataFrame, *, truth_side: str = "metadata", fallback_truth: bool = False
+) -> tuple[pl.LazyFrame, pl.Expr | None, int]:
     """Truth and level from the metadata (the rules of ``join_metadata``) as an
     elementwise lookup, plus the metadata tasks with no row in the archive appended in
     metadata order. Returns the frame, the expression counting rows whose own truth
-    differs from the metadata's, and the number of rows appended."""
+    differs from the metadata's, and the number of rows appended.
+
+    ``truth_side="archive"``: a row that carries its own truth is graded against it (the
+    metadata's fills in where it has none). ``fallback_truth``: a row without a task id
+    (an archive joined on its questions, where this row's question matched no task) is
+    graded against its own truth instead of counting as an unknown task. Where the
+    archive has a truth, the metadata's is kept in the hidden :data:`META_TRUTH`."""
     meta = meta.unique("task_id", keep="first", maintain_order=True)
     schema = lf.collect_schema()
     if "truth" in schema:
@@ -192,12 +221,29 @@ def _with_metadata(lf: pl.LazyFrame, meta: pl.DataFrame) -> tuple[pl.LazyFrame, 
     truth = pl.col("task_id").replace_strict(ids, meta.get_column("truth"), default=None, return_dtype=pl.String)
     mlevel = pl.col("task_id").replace_strict(ids, meta.get_column("level").cast(pl.Int64), default=None, return_dtype=pl.Int64)
     level = pl.coalesce(mlevel, pl.col("archive_level")) if "level" in schema else mlevel
-    lf = lf.with_columns(
-        truth.alias("truth"),
+    has_truth = "truth" in schema
+    own = pl.col("archive_truth") if has_truth else None
+    used = truth
+    if has_truth and truth_side == "archive":
+        used = pl.coalesce(own, truth)
+    unknown = ~known
+    if has_truth and fallback_truth:
+        # Joined on questions: an unmatched row is graded against the truth it carries.
+        orphan = pl.col("task_id").is_null() & own.is_not_null()
+        used = pl.when(orphan).then(own).otherwise(used)
+        unknown = unknown & ~orphan
+    cols = [
+        used.alias("truth"),
         level.alias("level"),
-        pl.when(~known).then(pl.lit("unknown_task")).otherwise(pl.col("input_status")).alias("input_status"),
-        pl.when(~known).then(pl.lit("task id not in the metadata")).otherwise(pl.col("input_reason")).alias("input_reason"),
-    )
+        pl.when(unknown).then(pl.lit("unknown_task")).otherwise(pl.col("input_status")).alias("input_status"),
+        pl.when(unknown)
+        .then(pl.lit("question matches no metadata task" if fallback_truth else "task id not in the metadata"))
+        .otherwise(pl.col("input_reason"))
+        .alias("input_reason"),
+    ]
+    if has_truth:
+        cols.append(truth.alias(META_TRUTH))
+    lf = lf.with_columns(cols)
     front = ["task_id", "prediction", "truth", "level", "input_status", "input_reason"]
     names = lf.collect_schema().names()
     lf = lf.select(front + [c for c in names if c not in front])
@@ -214,9 +260,15 @@ def _with_metadata(lf: pl.LazyFrame, meta: pl.DataFrame) -> tuple[pl.LazyFrame, 
     if missing.height:
         lf = pl.concat([lf, missing.lazy()], how="diagonal_relaxed")
     differ = None
-    if "truth" in schema:
-        differ = (pl.col("archive_truth").is_not_null() & pl.col("truth").is_not_null() & (pl.col("archive_truth") != pl.col("truth"))).sum()
+    if has_truth:
+        differ = _conflict().sum()
     return lf, differ, missing.height
+
+
+def _conflict() -> pl.Expr:
+    """Rows whose own truth differs from the metadata's (both present)."""
+    a, m = pl.col("archive_truth"), pl.col(META_TRUTH)
+    return (a.is_not_null() & m.is_not_null() & (a != m)).fill_null(False)
 
 
 def _scored(lf: pl.LazyFrame, scorer: str, explain: bool, dedupe: Dedupe, on_rows, prefix: str) -> pl.LazyFrame:
@@ -681,25 +733,130 @@ def grade_scan(
     dedupe: str = "auto",
     progress: Callable[[int], None] | None = None,
     sort_budget: int = SORT_BUDGET,
+    duplicates: str = "all",
+    truth: str = "metadata",
+    strip_template: bool = False,
 ) -> GradeOutcome:
     """Grade one opened archive in one streaming pass; write ``comparison`` (and ``out``)
     atomically. Raises :class:`InputError` for bad input found while reading, OSError
-    (naming the user's path) when an output cannot be written."""
+    (naming the user's path) when an output cannot be written.
+
+    ``duplicates``: which rows of a task id that occurs more than once are graded
+    (:data:`gaia_fast.grading.audit.DUPLICATES`; ``all``, the default, grades every row).
+    An archive without reruns is graded in one pass whatever the policy; one with reruns
+    and a policy other than ``all`` is graded again with the policy's rows. ``truth``:
+    ``metadata`` (default) or ``archive``, the side a row's truth comes from when both
+    have one. ``strip_template``: grade the answers as their templates meant
+    (:func:`gaia_fast.grading.audit.strip_template`); the audit gives both counts.
+
+    The audits (``outcome.audit``) are computed in the same pass: how rows were joined,
+    the truth conflicts, the framework's own verdict against the official rule, and the
+    answer templates."""
+    if duplicates not in audit.DUPLICATES:
+        raise ValueError(f"duplicates: expected one of {', '.join(audit.DUPLICATES)}, got {duplicates!r}")
+    if truth not in ("metadata", "archive"):
+        raise ValueError(f"truth: expected 'metadata' or 'archive', got {truth!r}")
+    kw: dict[str, Any] = {
+        "meta": meta, "scorer": scorer, "compare": compare, "explain": explain, "comparison": comparison, "out": out,
+        "limit": limit, "dedupe": dedupe, "progress": progress, "sort_budget": sort_budget, "truth": truth,
+        "strip_template": strip_template,
+    }
+    first = _grade_pass(scan, keep=None, want_duplicates=want_duplicates, **kw)
+    by_question = first.audit.pop("_rerun_key", "task_id") == QUESTION
+    reruns = first.audit.pop("_question_reruns", 0) if by_question else first.duplicates
+    first.audit["duplicates"] = {"policy": duplicates, "task_ids": reruns, "rows_not_graded": 0}
+    if by_question:
+        first.audit["duplicates"]["key"] = "question"
+    if duplicates == "all" or not want_duplicates or not reruns:
+        return first
+    # Reruns: grade again with the policy's rows (the outputs are replaced atomically).
+    n_skipped = len(scan.skipped)
+    again = _grade_pass(scan, keep=duplicates, want_duplicates=False, **{**kw, "progress": None})  # rows already counted
+    del scan.skipped[n_skipped:]  # the second read reports the same skipped lines again
+    again.duplicates = first.duplicates
+    again.duplicate_examples = first.duplicate_examples
+    again.audit.pop("_rerun_key", None)
+    again.audit.pop("_question_reruns", None)
+    again.audit["duplicates"] = {
+        "policy": duplicates,
+        "task_ids": reruns,
+        "rows_not_graded": first.comparison_rows - again.comparison_rows,
+    }
+    if by_question:
+        again.audit["duplicates"]["key"] = "question"
+    return again
+
+
+def _grade_pass(
+    scan: ArchiveScan,
+    *,
+    meta: pl.DataFrame | None,
+    scorer: str,
+    compare: str | None,
+    explain: bool,
+    comparison: Path,
+    out: Path | None,
+    limit: int,
+    want_duplicates: bool,
+    dedupe: str,
+    progress: Callable[[int], None] | None,
+    sort_budget: int,
+    truth: str,
+    strip_template: bool,
+    keep: str | None,
+) -> GradeOutcome:
     lf = scan.frame
     schema = lf.collect_schema()
     differ_expr = None
     appended = 0
+    info: dict[str, Any] = {}
+    audit_aggs: list[pl.Expr] = []
+    fallback = False
+    if meta is not None and scan.layout.task_id is None:
+        # No task ids: join on the question text, else grade against the file's truth.
+        if QUESTION in schema and "question" in meta.columns and meta.get_column("question").is_not_null().any():
+            tid, how = audit.question_join(QUESTION, meta)
+            lf = lf.with_columns(tid.alias("task_id"), how.alias(JOINED_BY))
+            fallback = "truth" in schema
+            audit_aggs += [
+                (pl.col(JOINED_BY) == "question").sum().alias("joined_exact"),
+                (pl.col(JOINED_BY) == "question-normalised").sum().alias("joined_normalised"),
+                (pl.col(JOINED_BY).is_null() & pl.col("task_id").is_null()).sum().alias("joined_none"),
+            ]
+            info["join"] = {"on": "question", "file_truth_for_unmatched": fallback}
+        elif "truth" in schema:
+            info["join"] = {"on": None, "graded_against": "the truth the archive carries (no task id, no question to join the metadata on)"}
+            meta = None
+        else:
+            raise InputError(scan.path, "no task id and no question to join with the metadata, and no truth of its own; use --id-col")
+    archive_rows = lf  # the archive's rows (ids joined), for the audits' listings after the pass
     if meta is not None:
-        lf, differ_expr, appended = _with_metadata(lf, meta)
+        n_skipped = len(scan.skipped)
+        lf, differ_expr, appended = _with_metadata(lf, meta, truth_side=truth, fallback_truth=fallback)
+        del scan.skipped[n_skipped:]  # its look at the task ids read the archive; the pass reports bad lines
     elif "truth" not in schema:
         raise InputError(scan.path, "no truth column")
+    if strip_template:
+        lf = lf.with_columns(pl.col("prediction").alias(RAW_PREDICTION), audit.strip_template(pl.col("prediction")).alias("prediction"))
     dd = Dedupe(dedupe)
     scored = _scored(lf, scorer, explain, dd, progress, "")
     if compare is not None:
         scored = _scored(scored, compare, explain, Dedupe(dedupe), None, "compare_")
+    # Reruns are rows of one task id; in an archive without task ids (and no metadata to
+    # give it some), rows of one question.
+    key = QUESTION if scan.layout.task_id is None and meta is None and QUESTION in schema else "task_id"
+    if key == QUESTION:
+        audit_aggs += audit.rerun_counts(QUESTION)
+        info["_rerun_key"] = QUESTION
+    if keep is not None:
+        # The rerun policy's rows (window functions: this pass holds the ids in memory).
+        correct = (pl.col("score").cast(pl.Float64) >= 1.0).fill_null(False)
+        scored = scored.with_row_index(ROW).filter(audit.keep_expr(keep, ROW, correct, key)).drop(ROW)
     sschema = scored.collect_schema()
-    hidden = [c for c in (LEVEL_LOST,) if c in sschema]
+    hidden = [c for c in (LEVEL_LOST, QUESTION, VERDICT, META_TRUTH, RAW_PREDICTION, JOINED_BY) if c in sschema]
     visible = scored.drop(hidden) if hidden else scored
+    audit_aggs += _audit_aggs(sschema, scorer, strip_template)
+    audit_rows = _audit_rows(scored, sschema, limit, strip_template)
 
     cmp_exprs = comparison_exprs(sschema)
     temps = _Temps()
@@ -729,6 +886,7 @@ def grade_scan(
             aggs.append(differ_expr.alias("differ"))
         if LEVEL_LOST in sschema:
             aggs.append(pl.col(LEVEL_LOST).sum().alias("level_lost"))
+        aggs += audit_aggs
         queries.append(scored.select(aggs))
         queries.append(status_groups(visible))
         if compare is not None:
@@ -740,6 +898,8 @@ def grade_scan(
         if compare is not None:
             d = visible.filter(_differ_expr())
             queries += [d.head(limit) if limit else d, d.select(pl.len())]
+        n_before_audit = len(queries)
+        queries += list(audit_rows.values())
         try:
             results = pl.collect_all(queries, engine="streaming")
         except InputError:
@@ -758,6 +918,17 @@ def grade_scan(
             rest = rest[2:]
         if compare is not None:
             diff, diff_total = rest[0], int(rest[1].item())
+        listed = dict(zip(audit_rows, results[n_before_audit:]))
+        # Listings read the archive again, only when there is something to list (a query
+        # of their own in the pass holds ~100 MB more on a 2M-row archive).
+        n_skipped = len(scan.skipped)
+        if totals.get("template_any"):
+            listed["templates"] = _template_rows(archive_rows, limit)
+        if totals.get("conflicts"):
+            assert meta is not None
+            listed["conflicts"] = _conflict_rows(archive_rows, meta, truth)
+        del scan.skipped[n_skipped:]  # a re-read reports the pass's skipped lines again
+        audit_out = _audit_result(totals, listed, info, scorer)
 
         graded = sschema["score"].is_float()
         summ = summary_from_groups(groups, graded=graded)
@@ -795,7 +966,110 @@ def grade_scan(
         diff=diff,
         diff_total=diff_total,
         dedupe=dd,
+        audit=audit_out,
     )
+
+
+_COUNTED = ["ok", "no_prediction", "missing", "bad_type", "read_error"]
+_NO_TEMPLATES = pl.DataFrame(
+    schema={"task_id": pl.String, "prediction": pl.String, "stripped": pl.String, **dict.fromkeys(audit.TEMPLATE_KINDS, pl.Boolean)}
+)
+_NO_CONFLICTS = pl.DataFrame(schema={"task_id": pl.String, "archive_truth": pl.String, "metadata_truth": pl.String, "graded_against": pl.String})
+
+
+def _official() -> pl.Expr:
+    """The official decision of a row, as a bool (graded scorers: a full score)."""
+    return (pl.col("score").cast(pl.Float64) >= 1.0).fill_null(False)
+
+
+def _audit_aggs(sschema: pl.Schema, scorer: str, strip: bool) -> list[pl.Expr]:
+    """Counts of the audits, computed in the pass's aggregate select."""
+    pred = pl.col(RAW_PREDICTION) if strip else pl.col("prediction")
+    out = audit.template_counts(pred)
+    counted = pl.col("status").cast(pl.String).is_in(_COUNTED).fill_null(False)
+    if strip:
+        level = "level" if "level" in sschema else None
+        raw = score_expr(RAW_PREDICTION, "truth", scorer, level=level, explain=False, dedupe=Dedupe("off"))
+        raw_score = raw.struct.field("score").cast(pl.Float64).fill_null(0.0)
+        out.append(pl.when(counted).then(raw_score).otherwise(0.0).sum().alias("correct_as_written"))
+        out.append(pl.when(counted).then(pl.col("score").cast(pl.Float64).fill_null(0.0)).otherwise(0.0).sum().alias("correct_stripped"))
+    if META_TRUTH in sschema:
+        out.append(_conflict().sum().alias("conflicts"))
+    if VERDICT in sschema:
+        comparable = pl.col(VERDICT).is_not_null() & pl.col("status").cast(pl.String).is_in(["ok", "no_prediction"]).fill_null(False)
+        out += [
+            pl.col(VERDICT).is_not_null().sum().alias("verdict_rows"),
+            (comparable & (pl.col(VERDICT) == _official())).sum().alias("verdict_agree"),
+            (comparable & (pl.col(VERDICT) != _official())).sum().alias("verdict_disagree"),
+        ]
+    return out
+
+
+def _audit_rows(scored: pl.LazyFrame, sschema: pl.Schema, limit: int, strip: bool) -> dict[str, pl.LazyFrame]:
+    """The rows listed from the pass itself: every disagreement with the framework's
+    verdict (they need the scores). Templates and conflicts are listed after the pass
+    (:func:`_template_rows`, :func:`_conflict_rows`)."""
+    out: dict[str, pl.LazyFrame] = {}
+    lvl = [pl.col("level")] if "level" in sschema else []
+    if VERDICT in sschema:
+        comparable = pl.col(VERDICT).is_not_null() & pl.col("status").cast(pl.String).is_in(["ok", "no_prediction"]).fill_null(False)
+        out["verdicts"] = scored.filter(comparable & (pl.col(VERDICT) != _official())).select(
+            pl.col("task_id"), *lvl, pl.col("prediction"), pl.col("truth"), pl.col(VERDICT).alias("framework"), _official().alias("official")
+        )
+    return out
+
+
+def _template_rows(rows: pl.LazyFrame, limit: int) -> pl.DataFrame:
+    """The first ``limit`` answers of the archive that carry a template (as written)."""
+    pred = pl.col("prediction")
+    flags = audit.template_flags(pred)
+    t = rows.filter(audit.maybe_template(pred)).filter(pl.any_horizontal(list(flags.values()))).select(
+        pl.col("task_id"), pred.alias("prediction"), audit.strip_template(pred).alias("stripped"), *[e.alias(k) for k, e in flags.items()]
+    )
+    return (t.head(limit) if limit else t).collect(engine="streaming")
+
+
+def _conflict_rows(rows: pl.LazyFrame, meta: pl.DataFrame, truth_side: str) -> pl.DataFrame:
+    """Every archive row whose own truth differs from the metadata's, with the truth it is
+    graded against."""
+    m = meta.unique("task_id", keep="first", maintain_order=True)
+    mt = pl.col("task_id").replace_strict(m.get_column("task_id"), m.get_column("truth"), default=None, return_dtype=pl.String)
+    a = pl.col("archive_truth")
+    return (
+        rows.select(pl.col("task_id"), pl.col("truth").alias("archive_truth"), mt.alias("metadata_truth"))
+        .filter((a.is_not_null() & pl.col("metadata_truth").is_not_null() & (a != pl.col("metadata_truth"))).fill_null(False))
+        .with_columns((a if truth_side == "archive" else pl.col("metadata_truth")).alias("graded_against"))
+        .collect(engine="streaming")
+    )
+
+
+def _audit_result(totals: dict[str, Any], rows: dict[str, pl.DataFrame], info: dict[str, Any], scorer: str) -> dict[str, Any]:
+    """The audit part of the outcome: counts and rows (rows as frames)."""
+    res: dict[str, Any] = dict(info)
+    if "join" in res and "joined_exact" in totals:
+        res["join"].update(
+            exact=int(totals["joined_exact"] or 0), normalised=int(totals["joined_normalised"] or 0), unmatched=int(totals["joined_none"] or 0)
+        )
+    if "rerun_keys" in totals:
+        res["_question_reruns"] = int(totals["rerun_keys"] or 0)
+    res["templates"] = {k: int(totals.get(f"template_{k}") or 0) for k in (*audit.TEMPLATE_KINDS, "any")}
+    res["templates"]["rows"] = rows.get("templates", _NO_TEMPLATES)
+    if "correct_stripped" in totals:
+        res["templates"]["correct_as_written"] = totals["correct_as_written"]
+        res["templates"]["correct_stripped"] = totals["correct_stripped"]
+    if "conflicts" in totals:
+        # Every conflicting row of the archive (reruns a --duplicates policy left out too).
+        found = rows.get("conflicts", _NO_CONFLICTS)
+        res["conflicts"] = {"count": found.height, "rows": found}
+    if "verdict_rows" in totals:
+        dis = audit.verdict_rows(rows["verdicts"], scorer)
+        res["verdict"] = {
+            "rows": int(totals["verdict_rows"] or 0),
+            "agree": int(totals["verdict_agree"] or 0),
+            "disagree": int(totals["verdict_disagree"] or 0),
+            "disagreements": dis,
+        }
+    return res
 
 
 class OutputError(ValueError):

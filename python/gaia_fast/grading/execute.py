@@ -39,6 +39,7 @@ __all__ = [
     "GradeOptions",
     "LocalExecutor",
     "RayExecutor",
+    "audit_json",
     "grade_gaia",
     "grade_job",
     "grade_many",
@@ -85,6 +86,13 @@ class GradeOptions:
     submission: bool = False
     dedupe: str = "auto"
     chunk_rows: int = 1_000_000
+    #: GAIA: which rows of a rerun task are graded (``last``, ``first``, ``any-correct``,
+    #: ``all``; the command's default is ``last``), the side a truth comes from when the
+    #: archive and the metadata both have one, and whether answers are graded without
+    #: their leftover templates (see :func:`gaia_fast.grading.archive.grade_scan`).
+    duplicates: str = "all"
+    truth: str = "metadata"
+    strip_template: bool = False
     #: VLMEvalKit: the reference version. ``variant_scope="can_infer"`` (several archives)
     #: gives it only to the families whose variant is the ``can_infer`` version; ``"all"``
     #: (one archive) to whatever benchmark it is.
@@ -144,10 +152,9 @@ def _grade_gaia(job: Job, options: GradeOptions, report: Path | None, out: Path 
         if meta is None:
             raise ValueError("--submission needs --metadata (the split's task ids and levels)")
         check = validate_submission(path, meta, options.split)
-    if meta is not None:
-        if layout.task_id is None:
-            raise ValueError(f"{path}: no task id column to join with the metadata; use --id-col")
-    elif "truth" not in scan.frame.collect_schema():
+    # Without task ids grade_scan joins the metadata on the questions (or grades against
+    # the archive's own truth, and says so in outcome.audit["join"]).
+    if meta is None and "truth" not in scan.frame.collect_schema():
         raise ValueError(f"{path} ({layout.name} layout) has no truth column; pass --truth-col NAME or --metadata DATASET")
     # The engine's own morsel size keeps memory lowest; --chunk-rows only makes it smaller.
     chunking = pl.Config(streaming_chunk_size=options.chunk_rows) if options.chunk_rows < 100_000 else nullcontext()
@@ -168,6 +175,9 @@ def _grade_gaia(job: Job, options: GradeOptions, report: Path | None, out: Path 
                 want_duplicates=not options.submission,
                 dedupe=options.dedupe,
                 progress=on_rows,
+                duplicates=options.duplicates,
+                truth=options.truth,
+                strip_template=options.strip_template,
             )
     if outcome.level_lost:
         log.warning("%d level value(s) in column %r are not integers; their level is null", outcome.level_lost, layout.level)
@@ -182,6 +192,7 @@ def _grade_gaia(job: Job, options: GradeOptions, report: Path | None, out: Path 
         **outcome.summary,
         "comparison": None if report is None else {"path": str(report), "rows": outcome.comparison_rows},
         "out": str(out) if out is not None else None,
+        "audit": audit_json(outcome.audit),
     }
     if options.compare is not None:
         diff = outcome.diff
@@ -225,6 +236,22 @@ def _grade_gaia(job: Job, options: GradeOptions, report: Path | None, out: Path 
         disagreements=outcome.diff_total if options.compare is not None else None,
         detail={"result": result, "outcome": outcome, "scan": scan, "check": check},
     )
+
+
+def audit_json(audit: Mapping[str, Any]) -> dict[str, Any]:
+    """The audits of a GAIA grade (``GradeOutcome.audit``) with their row tables as lists
+    of dicts (JSON-ready)."""
+
+    def conv(v: Any) -> Any:
+        if isinstance(v, pl.DataFrame):
+            return v.with_columns(pl.col(pl.Enum, pl.Categorical).cast(pl.String)).to_dicts()
+        if isinstance(v, Mapping):
+            return {k: conv(x) for k, x in v.items()}
+        if isinstance(v, float) and v.is_integer():
+            return int(v)
+        return v
+
+    return conv(dict(audit))
 
 
 def _judge_errors(rows: pl.DataFrame) -> tuple[int, str | None]:

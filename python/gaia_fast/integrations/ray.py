@@ -500,8 +500,11 @@ _PARQUET = (".parquet", ".pq")
 
 
 def _for_ray(frame: pl.DataFrame) -> pa.Table:
-    """Polars → Arrow with plain (large) strings: Categoricals decoded, no view types."""
-    frame = frame.with_columns(pl.col(pl.Categorical, pl.Enum).cast(pl.String))
+    """Polars → Arrow with plain (large) strings: Categoricals decoded, no view types. The
+    readers' hidden audit columns are dropped (the Ray engine runs no audits)."""
+    from gaia_fast.io.readers import HIDDEN
+
+    frame = frame.drop(HIDDEN, strict=False).with_columns(pl.col(pl.Categorical, pl.Enum).cast(pl.String))
     return frame.to_arrow(compat_level=pl.CompatLevel.oldest())
 
 

@@ -57,6 +57,7 @@ from xml.etree import ElementTree
 import polars as pl
 import pyarrow as pa
 
+from gaia_fast.io import gaia_fields
 from gaia_fast.scorers.gaia import extract_final_answer
 
 __all__ = [
@@ -97,6 +98,8 @@ _JSONL_EXT = {".jsonl", ".ndjson"}
 _CSV_EXT = {".csv": ",", ".tsv": "\t"}
 _PARQUET_EXT = {".parquet", ".pq"}
 _EXCEL_EXT = {".xlsx", ".xlsm", ".xls"}
+#: Inspect evaluation logs (read by :mod:`gaia_fast.io.inspect_logs` when it is there).
+INSPECT_EXT = {".eval"}
 SUPPORTED = sorted(_JSONL_EXT | {".json"} | set(_CSV_EXT) | _PARQUET_EXT | _EXCEL_EXT)
 
 
@@ -144,13 +147,30 @@ class Layout:
     prediction: str
     truth: str | None
     level: str | None
+    #: Question field, kept (hidden) only when there is no task id: the metadata is then
+    #: joined on the question text.
+    question: str | None = None
+    #: The framework's own verdict (hidden column :data:`VERDICT`), for the audit.
+    verdict: str | None = None
+
+    @property
+    def nested(self) -> bool:
+        """Some role is a dotted path (a field inside nested objects): read line by line."""
+        return any(c is not None and "." in c for c in (self.task_id, self.prediction, self.truth, self.level, self.question, self.verdict))
 
 
 # --------------------------------------------------------------------------- layouts
 
+# The generic layout's fallbacks (kept as they were; the full vocabulary is in gaia_fields).
 _ID_KEYS = ("task_id", "taskId", "id", "question_id")
 _LEVEL_KEYS = ("level", "Level")
 _TRUTH_KEYS = ("truth", "true_answer", "expected_answer", "expectedAnswer", "Final answer", "final_answer", "ground_truth")
+
+#: Hidden columns (not archive columns, dropped before any output): the question text of
+#: an archive without task ids, and the framework's own verdict as a Boolean.
+QUESTION = "__gaia_fast_question"
+VERDICT = "__gaia_fast_verdict"
+HIDDEN = (QUESTION, VERDICT)
 
 
 def _first(keys: tuple[str, ...], cols: set[str]) -> str | None:
@@ -173,6 +193,29 @@ def _detect(cols: set[str]) -> Layout | None:
     return None
 
 
+def _vocabulary(cols: set[str], path, prediction_col: str | None) -> Layout | None:
+    """The layout from the field vocabulary (:mod:`gaia_fast.io.gaia_fields`)."""
+    try:
+        r = gaia_fields.recognise(cols, prediction=prediction_col)
+    except gaia_fields.Ambiguous as e:
+        raise InputError(path, str(e)) from None
+    if r is None:
+        return None
+    return Layout(r.label, r.task_id, r.prediction, r.truth, r.level, r.question if r.task_id is None else None, r.verdict)
+
+
+def _extras(layout: Layout, cols: set[str]) -> Layout:
+    """A named layout with the verdict (and, without task ids, the question) fields the
+    vocabulary finds among the columns it does not use."""
+    used = {layout.task_id, layout.prediction, layout.truth, layout.level}
+    free = cols - used
+    verdict = next((f for f in gaia_fields.VERDICT_FIELDS if f in free), None)
+    question = None
+    if layout.task_id is None or layout.task_id not in cols:
+        question = next((f for f in gaia_fields.QUESTION_FIELDS if f in free), None)
+    return Layout(layout.name, layout.task_id, layout.prediction, layout.truth, layout.level, question, verdict)
+
+
 def detect_layout(
     columns: list[str] | tuple[str, ...],
     path: str | os.PathLike = "<archive>",
@@ -181,31 +224,45 @@ def detect_layout(
     truth_col: str | None = None,
     id_col: str | None = None,
     level_col: str | None = None,
+    nested: list[str] | tuple[str, ...] = (),
 ) -> Layout:
     """The layout of an archive with these columns; explicit ``*_col`` names win.
+    ``nested``: dotted paths of fields inside nested objects (JSON), offered to the field
+    vocabulary when no named layout fits the top-level columns.
 
-    Raises :class:`InputError` when a named column does not exist or no prediction
-    column can be found."""
+    Raises :class:`InputError` when a named column does not exist, no prediction column
+    can be found, or several fields could be the prediction (naming them and the flag)."""
     cols = set(columns)
     shown = ", ".join(map(repr, columns)) or "(none)"
+    everything = cols | set(nested)
     for role, name in (("prediction", prediction_col), ("truth", truth_col), ("task id", id_col), ("level", level_col)):
-        if name is not None and name not in cols:
+        if name is not None and name not in everything:
             raise InputError(path, f"no {role} column {name!r}; columns are: {shown}", field=name)
     found = _detect(cols)
+    if found is not None:
+        found = _extras(found, cols)
+    elif prediction_col is None:
+        found = _vocabulary(everything, path, None)
     if found is None and prediction_col is None:
         raise InputError(
             path,
             f"cannot tell which column holds the predictions (columns: {shown}); "
             "use --prediction-col (and --truth-col / --id-col)",
         )
-    base = found or Layout("custom", _first(_ID_KEYS, cols), prediction_col or "", _first(_TRUTH_KEYS, cols), _first(_LEVEL_KEYS, cols))
+    truths = tuple(k for k in _TRUTH_KEYS if k != prediction_col)  # the user's answer is not also the truth
+    base = found or _extras(Layout("custom", _first(_ID_KEYS, cols), prediction_col or "", _first(truths, cols), _first(_LEVEL_KEYS, cols)), cols)
     custom = any(x is not None for x in (prediction_col, truth_col, id_col, level_col))
+    if found is not None and found.name in gaia_fields.LABEL_NAMES:
+        cols = everything
+    tid = id_col or (base.task_id if base.task_id in cols else None)
     layout = Layout(
         base.name + ("+custom" if custom and found is not None else ""),
-        id_col or (base.task_id if base.task_id in cols else None),
+        tid,
         prediction_col or base.prediction,
         truth_col or (base.truth if base.truth in cols else None),
         level_col or (base.level if base.level in cols else None),
+        base.question if tid is None and base.question not in (prediction_col, truth_col, level_col) else None,
+        base.verdict if base.verdict not in (prediction_col, truth_col, id_col, level_col) else None,
     )
     if len({c for c in (layout.prediction, layout.truth, layout.task_id) if c is not None}) < sum(
         c is not None for c in (layout.prediction, layout.truth, layout.task_id)
@@ -254,7 +311,7 @@ def _text_value(obj: dict, key: str | None, role: str) -> tuple[str | None, str 
     """(value, status, reason) of a JSON text field."""
     if key is None:
         return None, None, None
-    v = obj.get(key)
+    v = gaia_fields.get_path(obj, key)
     if v is None:
         return None, None, None
     if isinstance(v, str):
@@ -330,6 +387,8 @@ def _assemble(
     level: pl.Series | None,
     status: pl.Series,
     reason: pl.Series,
+    question: pl.Series | None = None,
+    verdict: pl.Series | None = None,
 ) -> pl.DataFrame:
     n = originals.height
     if task_id is None:
@@ -354,7 +413,26 @@ def _assemble(
                 new = "archive_" + new
             rename[c] = new
     rest = originals.drop(drop).rename(rename)
-    return pl.DataFrame(front).hstack(rest) if rest.width else pl.DataFrame(front)
+    out = pl.DataFrame(front).hstack(rest) if rest.width else pl.DataFrame(front)
+    return out.hstack(_hidden(originals, layout, question, verdict))
+
+
+def _hidden(originals: pl.DataFrame, layout: Layout, question: pl.Series | None, verdict: pl.Series | None) -> list[pl.Series]:
+    """The hidden question / verdict columns (see :data:`HIDDEN`), from the series given
+    or else from the archive's own top-level column."""
+    out = []
+    if layout.question is not None:
+        if question is None and layout.question in originals.columns:
+            question = originals.get_column(layout.question)
+        if question is not None:
+            out.append(question.cast(pl.String).rename(QUESTION))
+    if layout.verdict is not None:
+        if verdict is None and layout.verdict in originals.columns:
+            verdict = originals.get_column(layout.verdict)
+        if verdict is not None:
+            v = verdict if verdict.dtype == pl.Boolean else pl.select(gaia_fields.verdict_expr(pl.lit(verdict))).to_series()
+            out.append(v.rename(VERDICT))
+    return out
 
 
 def _assemble_layout(frame: pl.DataFrame, layout: Layout, status: pl.Series, reason: pl.Series) -> pl.DataFrame:
@@ -445,10 +523,13 @@ def _layout_from_jsonl(path: Path, data: bytes, overrides: dict, skip_bad_lines:
                 raise
             continue
         keys = list(obj)
+        nested = [k for k in gaia_fields.field_paths(obj) if k not in obj]
         break
+    else:
+        nested = []
     if not keys and overrides.get("prediction_col") is None:
         keys = ["task_id", "prediction"]
-    return detect_layout(keys, path, **overrides)
+    return detect_layout(keys, path, nested=nested, **overrides)
 
 
 def _arrow_strict(data: bytes, fields: list[tuple[str, pa.DataType]]) -> pa.Table | None:
@@ -500,6 +581,8 @@ def _fast_jsonl(data: bytes, layout: Layout, keep_originals: bool, schema: dict[
     (it fails on any non-string value and on any bad line) and, for the other columns, a
     Polars read (nested values as JSON text). None means: take the line-by-line path,
     which reports or classifies each row exactly."""
+    if layout.nested:
+        return None
     try:
         # Arrow's JSON reader does not check UTF-8: a bad byte would reach the columns.
         data.decode("utf-8")
@@ -537,6 +620,18 @@ def _fast_jsonl(data: bytes, layout: Layout, keep_originals: bool, schema: dict[
         others = pl.DataFrame(height=n)
     if others.height != n:
         return None
+    extra = [c for c in (layout.question, layout.verdict) if c is not None and c not in others.columns]
+    if extra:
+        try:
+            sample = _sample_schema(data)
+            got = pl.read_ndjson(io.BytesIO(data), schema={c: sample.get(c, pl.String) for c in extra})
+        except Exception:  # noqa: BLE001 - the line-by-line path reads them
+            return None
+        if got.height != n:
+            return None
+        hidden_src = {c: got.get_column(c) for c in extra}
+    else:
+        hidden_src = {}
     if level_in_arrow:
         level = st.get_column(layout.level)
     elif layout.level is not None and layout.level in others.columns:
@@ -552,6 +647,8 @@ def _fast_jsonl(data: bytes, layout: Layout, keep_originals: bool, schema: dict[
         level=level,
         status=_null_strings(n, "input_status"),
         reason=_null_strings(n, "input_reason"),
+        question=hidden_src.get(layout.question) if layout.question else None,
+        verdict=hidden_src.get(layout.verdict) if layout.verdict else None,
     )
 
 
@@ -566,13 +663,15 @@ def _rows_from_objects(
     records: list[dict] = []
     keys: dict[str, None] = {}
     ids, preds, truths, levels, stats, reasons = [], [], [], [], [], []
+    questions: list[str | None] = []
+    verdicts: list[bool | None] = []
     for where, obj in items:
         try:
             if isinstance(obj, InputError):
                 raise obj
             if not isinstance(obj, dict):
                 raise InputError(path, f"expected a JSON object, got a JSON {_json_kind(obj)}", line=where)
-            tid = obj.get(layout.task_id) if layout.task_id else None
+            tid = gaia_fields.get_path(obj, layout.task_id) if layout.task_id else None
             if tid is not None and not isinstance(tid, str):
                 if isinstance(tid, int) and not isinstance(tid, bool):
                     tid = str(tid)
@@ -594,9 +693,15 @@ def _rows_from_objects(
         ids.append(tid)
         preds.append(p)
         truths.append(t)
-        levels.append(_level_from_json(obj.get(layout.level)) if layout.level else None)
-        if layout.level and obj.get(layout.level) is not None and levels[-1] is None:
-            log.warning("%s:%s: level %s is not an integer; level is null", path, where, _short(obj.get(layout.level)))
+        lv = gaia_fields.get_path(obj, layout.level) if layout.level else None
+        levels.append(_level_from_json(lv))
+        if lv is not None and levels[-1] is None:
+            log.warning("%s:%s: level %s is not an integer; level is null", path, where, _short(lv))
+        if layout.question:
+            q = gaia_fields.get_path(obj, layout.question)
+            questions.append(_safe_text(q) if isinstance(q, str) else None)
+        if layout.verdict:
+            verdicts.append(gaia_fields.verdict_value(gaia_fields.get_path(obj, layout.verdict)))
         stats.append(ps or ts)
         reasons.append("; ".join(r for r in (pr, tr) if r) or None)
     originals = _records_frame(records, list(keys))
@@ -609,6 +714,8 @@ def _rows_from_objects(
         level=pl.Series("level", levels, dtype=pl.Int64) if layout.level else None,
         status=pl.Series("input_status", stats, dtype=pl.String),
         reason=pl.Series("input_reason", reasons, dtype=pl.String),
+        question=pl.Series(QUESTION, questions, dtype=pl.String) if layout.question else None,
+        verdict=pl.Series(VERDICT, verdicts, dtype=pl.Boolean) if layout.verdict else None,
     )
 
 
@@ -643,15 +750,121 @@ def _read_json(
         if e.msg == "Extra data":  # JSON Lines with a .json name
             return _read_jsonl(path, overrides, skip_bad_lines, skipped, keep_originals)
         raise InputError(path, f"invalid JSON: {e.msg} at column {e.colno}", line=e.lineno) from None
-    if isinstance(doc, dict) and isinstance(doc.get("results"), list):
-        rows, label = doc["results"], "results[{}]"
-    elif isinstance(doc, list):
-        rows, label = doc, "[{}]"
-    else:
-        raise InputError(path, "expected a JSON list of objects or an object with a 'results' list (gaia-agent)")
-    first = next((r for r in rows if isinstance(r, dict)), {})
-    layout = detect_layout(list(first) or ["prediction"], path, **overrides)
+    if is_inspect_log(doc):
+        return _read_inspect(path, overrides)
+    rows, label = _json_rows(path, doc)
+    layout = _layout_of_rows(path, rows, overrides)
     return _rows_from_objects(path, ((label.format(i), r) for i, r in enumerate(rows)), layout, skip_bad_lines, skipped), layout
+
+
+#: Keys of a JSON object that hold its list of result records, in the order they are tried.
+_CONTAINER_KEYS = ("results", "data", "records", "samples", "rows", "items", "predictions", "answers", "tasks")
+
+
+def _json_rows(path: Path, doc: Any) -> tuple[list, str]:
+    """The records of a JSON document and the label of record i: a list of objects, an
+    object holding one (under a known key, or its only list of objects), or one object
+    (one record)."""
+    if isinstance(doc, list):
+        return doc, "[{}]"
+    if isinstance(doc, dict):
+        for k in _CONTAINER_KEYS:
+            if isinstance(doc.get(k), list):
+                return doc[k], k + "[{}]"
+        lists = [k for k, v in doc.items() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
+        if len(lists) == 1 and not _is_record(doc):
+            return doc[lists[0]], lists[0] + "[{}]"
+        if _is_record(doc):
+            return [doc], "record"
+    raise InputError(
+        path, "expected a JSON list of objects, an object holding one (e.g. under 'results'), or one result record"
+    )
+
+
+def _is_record(obj: dict) -> bool:
+    """An object that is itself one result: it has a final-answer field."""
+    try:
+        return gaia_fields.recognise(gaia_fields.field_paths(obj)) is not None
+    except gaia_fields.Ambiguous:
+        return True
+
+
+def _layout_of_rows(path: Path, rows: list, overrides: dict) -> Layout:
+    first = next((r for r in rows if isinstance(r, dict)), {})
+    nested = [k for k in gaia_fields.field_paths(first) if k not in first]
+    return detect_layout(list(first) or ["prediction"], path, nested=nested, **overrides)
+
+
+# --------------------------------------------------------------------------- a folder of per-task JSON files
+
+
+def json_task_files(folder: str | os.PathLike) -> list[Path]:
+    """The visible ``*.json`` files under ``folder`` (recursively, in path order): a folder
+    of per-task result files is one archive."""
+    root = Path(folder)
+    out = []
+    for dirpath, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+        for f in sorted(files):
+            if f.lower().endswith(".json") and not f.startswith((".", "_")):
+                out.append(Path(dirpath) / f)
+    return out
+
+
+def is_json_task_folder(folder: str | os.PathLike, peek: int = 3) -> bool:
+    """A folder whose JSON files (the first ``peek`` looked at) each hold one result
+    record: one archive, one row per file."""
+    p = Path(folder)
+    if not p.is_dir() or next(iter(glob.glob(os.path.join(glob.escape(str(p)), "*", "answer.txt"))), None) is not None:
+        return False
+    files = json_task_files(p)
+    if not files:
+        return False
+    for f in files[:peek]:
+        try:
+            doc = json.loads(f.read_bytes().decode("utf-8-sig"))
+        except (OSError, ValueError):
+            return False
+        if not (isinstance(doc, dict) and _is_record(doc)):
+            return False
+    return True
+
+
+def _read_json_folder(path: Path, overrides: dict, skip_bad_lines: bool, skipped: list[SkippedLine]) -> tuple[pl.DataFrame, Layout]:
+    """One row per JSON file under ``path`` (see :func:`json_task_files`). A file without a
+    task id field gives its row the file's name (without ``.json``) as the task id; the
+    ``file`` column holds each file's path relative to ``path``."""
+    files = json_task_files(path)
+    if not files:
+        raise InputError(path, "no result files in this folder (.json files, or <task_id>/answer.txt)")
+    docs: list[tuple[str, Any]] = []
+    for f in files:
+        rel = os.path.relpath(f, path)
+        try:
+            doc = json.loads(_read_bytes(f).decode("utf-8-sig"))
+        except UnicodeDecodeError as e:
+            doc = InputError(f, f"invalid UTF-8 ({e.reason} at byte {e.start})")
+        except json.JSONDecodeError as e:
+            doc = InputError(f, f"invalid JSON: {e.msg} at column {e.colno}", line=e.lineno)
+        if not isinstance(doc, (dict, InputError)):
+            doc = InputError(f, f"expected one JSON object (one task's result), got a JSON {_json_kind(doc)}")
+        docs.append((rel, doc))
+    first = next((d for _, d in docs if isinstance(d, dict)), {})
+    nested = [k for k in gaia_fields.field_paths(first) if k not in first]
+    layout = detect_layout(list(first) or ["prediction"], path, nested=nested, **overrides)
+    by_name = layout.task_id is None
+    if by_name:
+        layout = Layout(layout.name + "+file-names", "task_id", layout.prediction, layout.truth, layout.level, None, layout.verdict)
+
+    def items():
+        for rel, d in docs:
+            if isinstance(d, dict):
+                d = {**d, "file": rel}
+                if by_name:
+                    d["task_id"] = Path(rel).name[: -len(".json")]
+            yield rel, d
+
+    return _rows_from_objects(path, items(), layout, skip_bad_lines, skipped), layout
 
 
 # --------------------------------------------------------------------------- CSV / TSV
@@ -996,6 +1209,22 @@ def _read_workspace(path: Path) -> tuple[pl.DataFrame, Layout]:
 # --------------------------------------------------------------------------- entry point
 
 
+def is_inspect_log(doc: Any) -> bool:
+    """An Inspect evaluation log written as JSON (``{"version", "eval", "samples", …}``)."""
+    return isinstance(doc, dict) and "eval" in doc and "samples" in doc and isinstance(doc.get("eval"), dict)
+
+
+def _read_inspect(path: Path, overrides: dict) -> tuple[pl.DataFrame, Layout]:
+    """The place an Inspect ``.eval`` log is routed to: ``gaia_fast.io.inspect_logs.read``
+    (another branch) returns ``(frame, layout)``."""
+    try:
+        from gaia_fast.io import inspect_logs  # type: ignore[attr-defined]
+    except ImportError:
+        raise InputError(path, "reading Inspect .eval logs needs gaia_fast.io.inspect_logs, which this build does not have") from None
+    return inspect_logs.read(path, **overrides)
+
+
+
 def _read_bytes(path: Path) -> bytes:
     try:
         return path.read_bytes()
@@ -1027,6 +1256,9 @@ def read_archive(
     if not p.exists():
         raise InputError(p, "no such file or directory")
     if p.is_dir():
+        if is_json_task_folder(p):
+            frame, layout = _read_json_folder(p, overrides, skip_bad_lines, skipped)
+            return (frame, skipped, layout) if with_layout else (frame, skipped)
         if any(v is not None for v in overrides.values()):
             raise InputError(p, "column options do not apply to a workspace folder")
         frame, layout = _read_workspace(p)
@@ -1042,6 +1274,10 @@ def read_archive(
             frame, layout = _read_parquet(p, overrides)
         elif ext in _EXCEL_EXT:
             frame, layout = _read_excel(p, overrides)
+        elif ext in INSPECT_EXT:
+            # Inspect evaluation logs are read by gaia_fast.io.inspect_logs (branch
+            # ``hasher``): it returns (frame, layout) in this module's columns.
+            frame, layout = _read_inspect(p, overrides)
         else:
             raise InputError(p, f"unknown archive type {ext or '(no extension)'!r}; supported: {', '.join(SUPPORTED)} or a workspace folder")
     return (frame, skipped, layout) if with_layout else (frame, skipped)
@@ -1185,7 +1421,13 @@ def _normalise_typed(lf: pl.LazyFrame, schema: pl.Schema, path: str | os.PathLik
     front += [status.cast(pl.String).alias("input_status"), reason.cast(pl.String).alias("input_reason")]
     drop, rename = _renames(names, layout, {"task_id", "prediction", "truth", "level", "input_status", "input_reason"})
     rest = [pl.col(c).alias(rename.get(c, c)) for c in names if c not in drop]
-    return lf.select(*front, *rest, *([lost] if lost is not None else [])), layout
+    hidden = []
+    if layout.question is not None and layout.question in names:
+        hidden.append(pl.col(layout.question).cast(pl.String).alias(QUESTION))
+    if layout.verdict is not None and layout.verdict in names:
+        v = pl.col(layout.verdict)
+        hidden.append((v if schema[layout.verdict] == pl.Boolean else gaia_fields.verdict_expr(v)).alias(VERDICT))
+    return lf.select(*front, *rest, *hidden, *([lost] if lost is not None else [])), layout
 
 
 def scan_parquet_parts(parts: list[Path], label: str | os.PathLike, overrides: dict) -> ArchiveScan:
@@ -1291,7 +1533,9 @@ def _scan_jsonl(path: Path, overrides: dict, skip_bad_lines: bool, keep_original
     skipped: list[SkippedLine] = []
     first_frame = _jsonl_block_frame(path, head, 1, layout, keep_originals, sample, skip_bad_lines, skipped)
     if not keep_originals:
-        first_frame = first_frame.select([c for c in first_frame.columns if c in ("task_id", "prediction", "truth", "level", "input_status", "input_reason")])
+        first_frame = first_frame.select(
+            [c for c in first_frame.columns if c in ("task_id", "prediction", "truth", "level", "input_status", "input_reason", *HIDDEN)]
+        )
     schema = first_frame.schema
     used = [False]
 
@@ -1433,6 +1677,6 @@ def scan_archive(
     frame, skipped, layout = read_archive(
         p, skip_bad_lines=skip_bad_lines, level_col=level_col, with_layout=True, keep_originals=keep_originals, **{k: v for k, v in overrides.items() if k != "level_col"}
     )
-    files = [p] if p.is_file() else sorted(p.glob("*/answer.txt"))
+    files = [p] if p.is_file() else (json_task_files(p) if is_json_task_folder(p) else sorted(p.glob("*/answer.txt")))
     size = p.stat().st_size if p.is_file() else 0
     return ArchiveScan(str(p), layout, frame.lazy(), files, size, frame.height, skipped)
