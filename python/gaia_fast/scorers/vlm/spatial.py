@@ -1,0 +1,434 @@
+"""The EASI spatial benchmarks VLMEvalKit grades with ``vlmeval/dataset/utils/spatial_bench``
+(added by ef83c66c, 2026-03-04; 401916c0, 2026-03-25, only restyled it; the same at head
+e8e78f05). Two flows, each extract -> score -> aggregate here:
+
+* ``vsisupercount`` (``VsiSuperCount.evaluate``, rules: run.py gives a VQA set no judge,
+  so ``build_na_score_fn`` takes the rule path ``compute_na_score``): each prediction's
+  number is read by ``can_match_na`` and scored by ``mean_relative_accuracy`` against
+  ``answer`` (0 where either is missing). The report ``{stem}_extract_matching_acc.csv``
+  (tab-separated whatever its extension) is ``metric, value``: ``overall`` (the mean of
+  the per-``question_type`` means, * 100) then ``{question_type}_MRA:.5:.95:.05`` (* 100)
+  in sorted order, values unrounded.
+* ``mcq`` (``eval_mcq_score`` with ``build_mcq_score_fn``: run.py's default judge for an
+  MCQ set is an LLM, so ``compute_score_llm`` grades every row A/B/C and ``hit`` is
+  ``grade == "A"``): the judge's grades are replayed from what VLMEvalKit recorded beside
+  the result file (:func:`gaia_fast.scorers.vlm.recorded.find_records`, kind ``spatial``:
+  ``{stem}_llm_{J}.xlsx`` with ``judge_grade, pred_extracted, hit`` for every row, and the
+  cache ``{stem}_llm_{J}_judge.pkl``, ``index -> (grade, extracted)``). A row with no
+  recorded grade is ``needs_judge`` and left out of the report. The report
+  ``{stem}_llm_{J}_acc.csv`` is one wide row (tab-separated, ``%.4f``): ``overall`` then,
+  per grouping column, ``{prefix}{value}_accuracy`` (prefix ``{column}.`` when there are
+  several grouping columns), the benchmark's preferred order first, then the remaining
+  metrics in the order the summary met them (values in index order).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from typing import Any
+
+import polars as pl
+
+from gaia_fast.scorers.vlm import GradeResult
+from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm.judged import _pandas_mean
+from gaia_fast.scorers.vlm.recorded import Records
+
+__all__ = ["BENCHMARKS", "MRA_KEY", "can_match_na", "grade", "mean_relative_accuracy"]
+
+MRA_KEY = "MRA:.5:.95:.05"
+JUDGE_POLICIES = ("auto", "none")
+
+# --------------------------------------------------------------------------------------
+# The benchmarks: grouping columns and preferred orders of each evaluate (copied tables)
+# --------------------------------------------------------------------------------------
+
+_MMSI_VIDEO = {
+    "Spatial Construction": [
+        "Instance/Scene Attribute", "Instance-Instance Spatial Relationship", "Instance-Scene Spatial Relationship",
+        "Scene-Scene Spatial Relationship", "Camera-Instance Spatial Relationship", "Camera-Scene Spatial Relationship",
+    ],
+    "Motion Understanding": ["Camera Motion", "Instance Motion", "Interactive Motion"],
+    "Cross-Video": ["Memoery Update", "Multi-View Integration"],
+    "Planning": ["Planning"],
+    "Prediction": ["Prediction"],
+}
+_SPATIALVIZ = {
+    "MentalRotation": ["2DRotation", "3DRotation", "3ViewProjection"],
+    "MentalFolding": ["PaperFolding", "CubeUnfolding", "CubeReconstruction"],
+    "VisualPenetration": ["CrossSection", "CubeCounting", "CubeAssembly"],
+    "MentalAnimation": ["ArrowMoving", "BlockMoving", "MechanicalSystem"],
+}
+_OMNISPATIAL = {
+    "Dynamic_Reasoning": ["Manipulation", "Motion_Analysis"],
+    "Spatial_Interaction": ["Traffic_Analysis", "Localization", "Geospatial_Strategy"],
+    "Complex_Logic": ["Pattern_Recognition", "Geometric_Reasoning"],
+    "Perspective_Taking": ["Egocentric", "Allocentric", "Hypothetical"],
+}
+
+
+def _two_level(first: str, second: str, table: dict[str, list[str]]) -> tuple[tuple[str, ...], dict[str, list[str]]]:
+    return (first, second), {first: list(table), second: [t for ts in table.values() for t in ts]}
+
+
+#: benchmark -> (grouping columns, preferred order per column) of its ``eval_mcq_score`` call.
+BENCHMARKS: dict[str, tuple[tuple[str, ...], dict[str, list[str]]]] = {
+    "mindcubebench": (("category",), {"category": ["rotation", "among", "around"]}),
+    "embspatialbench": (("data_source",), {"data_source": ["mp3d", "ai2thor", "scannet"]}),
+    "viewspatialbench": (("question_type",), {"question_type": [
+        "Camera perspective - Relative Direction", "Camera perspective - Object View Orientation",
+        "Person perspective - Object View Orientation", "Person perspective - Relative Direction",
+        "Person perspective - Scene Simulation Relative Direction",
+    ]}),
+    "mmsibench": (("category",), {"category": [
+        "Pos-Cam-Cam", "Pos-Obj-Obj", "Pos-Reg-Reg", "Pos-Cam-Obj", "Pos-Obj-Reg", "Pos-Cam-Reg",
+        "Attr-Meas", "Attr-Appr", "Motion-Cam", "Motion-Obj", "MSR",
+    ]}),
+    "eriq": (("task_type",), {"task_type": [
+        "QA_ACTION_UNDERSTANDING", "QA_DUALVIEW_MATCHING", "QA_FINE_GRAINED_PLAN", "QA_HUMAN_INTENTION",
+        "QA_HUMAN_INTERACTION", "QA_MISTAKE_CLASSIFY", "QA_MISTAKE_EXISTENCE", "QA_MISTAKE_RECOVERY",
+        "QA_RELATIVE_POS_GROUNDING", "QA_SCENE_UNDERSTANDING", "QA_SUBTASK_PLANNING", "QA_SUCCESS_DETECTION",
+        "QA_TASK_GROUNDING", "QA_TASK_PROGRESS", "QA_TRAJ_UNDERSTANDING",
+    ]}),
+    "stibench": (("task_type",), {"task_type": [
+        "Dimensional Measurement", "Spatial Relation", "3D Video Grounding", "Displacement & Path Length",
+        "Speed & Acceleration", "Ego-Centric Orientation", "Trajectory Description", "Pose Estimation",
+    ]}),
+    "dsrbench": (("task_type",), {"task_type": [
+        "abs_dis", "abs_dir", "abs_ori", "abs_spd", "abs_spd_comp", "abs_dir_pred",
+        "rel_dis", "rel_dir", "rel_ori", "rel_spd", "rel_spd_comp", "rel_dir_pred", "non_temp",
+    ]}),
+    "vsisuperrecall": (("question_type",), {}),
+    "mmsivideobench": _two_level("task_type", "sub_task_type", _MMSI_VIDEO),
+    "spatialvizbench": _two_level("category", "task", _SPATIALVIZ),
+    "omnispatialbench": _two_level("task_type", "sub_task_type", _OMNISPATIAL),
+    "spatialdise": (("category", "difficulty", "dise_category"), {
+        "category": [
+            "3D Combination", "3D Rotation", "3D Folding", "3D Projection", "3D Shape Finding",
+            "2D Combination", "2D Rotation", "2D Folding", "2D Shape Finding", "Fold and Punch",
+        ],
+        "difficulty": ["easy", "medium", "hard"],
+        "dise_category": ["Intrinsic-Static", "Intrinsic-Dynamic", "Extrinsic-Static", "Extrinsic-Dynamic"],
+    }),
+    "vsisupercount": ((), {}),
+}
+
+# --------------------------------------------------------------------------------------
+# Extract: can_match_na (matching_func.py)
+# --------------------------------------------------------------------------------------
+
+_ZW_RE = re.compile(r"[\u200b\u200c\u200d\ufeff]")
+_NUMERIC = r"[-+]?(?:\d*\.\d+|\d+)(?:[eE][-+]?\d+)?"
+_NUM_RE = re.compile(_NUMERIC)
+_TAGGED_NUMERIC = re.compile(
+    rf"<\s*answer\b[^>]*>\s*({_NUMERIC})(?:[^\d<][^<]*)?<\s*/\s*answer\s*>", flags=re.IGNORECASE | re.DOTALL
+)
+#: ``num2words(i)`` for i in 0..20 (``build_word2num(20)``), in that order: the regex's alternation order.
+_WORDS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+    "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
+)
+_WORD2NUM = {w: i for i, w in enumerate(_WORDS)}
+_WORD_RE = re.compile(r"\b(" + "|".join(re.escape(w) for w in _WORDS) + r")\b", flags=re.IGNORECASE)
+_THINK_END = re.compile(r"</\s*think\s*>", flags=re.IGNORECASE)
+_THINK_START = re.compile(r"<\s*think\s*>", flags=re.IGNORECASE)
+
+
+def _after_think(text: str) -> str:
+    ends = list(_THINK_END.finditer(text))
+    if ends:
+        return text[ends[-1].end():].strip()
+    starts = list(_THINK_START.finditer(text))
+    if starts:
+        return text[starts[-1].end():].strip()
+    return text
+
+
+def can_match_na(pred: str) -> float | None:
+    """``can_match_na``: the number a free-form prediction gives (None: none). A text that
+    looks like a list is read as one and its first element used; number words up to twenty
+    become digits; then ``<answer>N</answer>``, else the last number after ``</think>``,
+    else the only distinct number (or the last one)."""
+    try:
+        s = pred.strip()
+        if s.startswith("[") and s.endswith("]"):
+            seq = ast.literal_eval(pred)  # raises on a non-literal: None, as upstream's try
+            candidates = [str(seq[0])] if isinstance(seq, list) and seq else [pred]
+        else:
+            candidates = [pred]
+        for raw in candidates:
+            text = _ZW_RE.sub("", raw.strip())
+            text = _WORD_RE.sub(lambda m: str(_WORD2NUM[m.group(1).lower()]) if m.group(1).lower() in _WORD2NUM else m.group(0), text)
+            m = _TAGGED_NUMERIC.search(text)
+            if m:
+                try:
+                    return float(m.group(1))
+                except ValueError:
+                    pass
+            nums = _NUM_RE.findall(_after_think(text))
+            if nums:
+                return float(nums[-1])
+            nums = _NUM_RE.findall(text)
+            if nums:
+                uniq = sorted(set(nums))
+                return float(uniq[0]) if len(uniq) == 1 else float(nums[-1])
+        return None
+    except Exception:  # noqa: BLE001 - upstream returns None on any failure (a bad literal, a huge int)
+        return None
+
+
+# --------------------------------------------------------------------------------------
+# Score: mean_relative_accuracy (cal_scores.py)
+# --------------------------------------------------------------------------------------
+
+#: ``np.linspace(.5, .95, 10)`` (``num_pts = int((.95 - .5) / .05 + 2)`` is 10): start +
+#: i * step, the last point exactly the end, as NumPy computes them.
+_STEP = (0.95 - 0.5) / 9
+_CONF = tuple([0.5 + i * _STEP for i in range(9)] + [0.95])
+
+
+def mean_relative_accuracy(pred: float, target: float) -> float:
+    """``mean_relative_accuracy(pred, target, .5, .95, .05)``: the share of the ten
+    thresholds t with ``|pred - target| / |target| <= 1 - t`` (``|pred|`` when target is 0)."""
+    err = abs(pred - target) if target == 0.0 else abs((pred - target) / target)
+    ok = sum(1 for c in _CONF if err <= 1 - c)
+    return ok / 10
+
+
+def _to_float(value: Any) -> float | None:
+    if value is None:
+        return math.nan  # an empty cell is NaN in pandas
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+# --------------------------------------------------------------------------------------
+# The NA flow (VsiSuperCount)
+# --------------------------------------------------------------------------------------
+
+
+def _grade_count(frame: pl.DataFrame) -> GradeResult:
+    for name in ("index", "answer", "question_type"):
+        if name not in frame.columns:
+            raise ValueError(f"vsisupercount: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+    preds = frame["prediction"].cast(pl.String).to_list()
+    answers = frame["answer"].cast(pl.String).to_list()
+    extracted: list[float | None] = []
+    scores: list[float] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    for p, a in zip(preds, answers):
+        # eval: data['prediction'] = [str(x) ...]: an empty cell is the text "nan".
+        pred = can_match_na("nan" if p is None else p)
+        gt = _to_float(a)
+        extracted.append(pred)
+        if pred is None or gt is None or math.isnan(gt):
+            scores.append(0.0)
+            status.append("no_answer" if pred is None else "bad_truth")
+            reasons.append("no number in the prediction: MRA 0" if pred is None else f"answer {a!r} is not a number: MRA 0")
+        else:
+            s = mean_relative_accuracy(pred, gt)
+            scores.append(s)
+            status.append("ok")
+            reasons.append(f"number {pred!r} vs {gt!r}: MRA {s:g}")
+    qtypes = frame["question_type"].cast(pl.String).to_list()
+    reference_error = None
+    if any(q is None for q in qtypes):
+        # _aggregate: sorted(question_type.unique()) meets NaN beside text and raises.
+        first = qtypes.index(None)
+        reference_error = f"VsiSuperCount._aggregate: row {first + 2} has no question_type (TypeError upstream, no report written); left out of the split means"
+    per: dict[str, list[float]] = {}
+    for q, s in zip(qtypes, scores):
+        if q is not None:  # groupby drops a missing key
+            per.setdefault(q, []).append(s)
+    means = {q: _pandas_mean(per[q]) for q in sorted(per)}
+    overall = (sum(means.values()) / len(means)) if means else 0.0
+    metrics = [("overall", overall * 100.0)] + [(f"{q}_{MRA_KEY}", v * 100.0) for q, v in means.items()]
+    report = pl.DataFrame(metrics, schema={"metric": pl.String, "value": pl.Float64}, orient="row")
+    rows = frame.with_columns(
+        pl.Series("extracted", [None if v is None else repr(v) for v in extracted], pl.String),
+        pl.Series("score", scores, pl.Float64),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    n = frame.height
+    stats: dict[str, Any] = {
+        "benchmark": "vsisupercount",
+        "variant": None,
+        "rows": n,
+        "tasks": n,
+        "correct": float(sum(scores)),
+        "accuracy": overall,
+        "decided": {"rules": n, "recorded": 0, "live": 0, "undecided": 0},
+        "decided_unit": "rows",
+        "method": "rules (can_match_na + mean relative accuracy)",
+        "reference_error": reference_error,
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+    }
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+# --------------------------------------------------------------------------------------
+# The MCQ flow (eval_mcq_score with the LLM grades replayed)
+# --------------------------------------------------------------------------------------
+
+
+def _fmt4(v: float) -> float:
+    """The value as ``to_csv(float_format='%.4f')`` writes it."""
+    return float(f"{v:.4f}")
+
+
+def _mcq_report(cols: dict[str, list[str | None]], hits: list[int], group_cols: tuple[str, ...], order: dict[str, list[str]]) -> list[tuple[str, float]]:
+    summary: dict[str, float] = {"overall": (_pandas_mean([float(h) for h in hits]) if hits else 0.0) * 100.0}
+    several = len(group_cols) > 1
+    for gc in group_cols:
+        if gc not in cols:
+            continue
+        values = cols[gc]
+        preferred = order.get(gc, [])
+        present = list(dict.fromkeys(v for v in values if v is not None))
+        prefix = f"{gc}." if several else ""
+        for cat in preferred + [c for c in present if c not in preferred]:
+            sub = [float(h) for h, v in zip(hits, values) if v == cat]
+            if sub:
+                summary[f"{prefix}{cat}_accuracy"] = _pandas_mean(sub) * 100.0
+    metric_order = ["overall"]
+    for gc in group_cols:
+        prefix = f"{gc}." if several else ""
+        metric_order += [f"{prefix}{c}_accuracy" for c in order.get(gc, [])]
+    metric_order += [k for k in summary if k not in metric_order]
+    # reindex(...).dropna(): a preferred metric with no rows is left out (a repeat would
+    # appear twice; the tables here have none).
+    return [(k, summary[k]) for k in metric_order if k in summary]
+
+
+def _grade_mcq(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Records | None) -> GradeResult:
+    group_cols, order = BENCHMARKS[bench]
+    if "index" not in frame.columns:
+        raise ValueError(f"{bench}: the result table has no 'index' column (columns: {sorted(frame.columns)})")
+    use = recorded if judge_policy == "auto" else None
+    n = frame.height
+    keys = frame["index"].cast(pl.String).to_list()
+    grades: list[str | None] = []
+    extracted: list[str | None] = []
+    scores: list[float | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    for k in keys:
+        rec = use.get(k) if use is not None and k is not None else None
+        g = None if rec is None else rec.get("judge_grade")
+        g = None if g is None or (isinstance(g, float) and math.isnan(g)) else str(g)
+        if rec is None or (g is None and rec.get("hit") is None):
+            grades.append(None)
+            extracted.append(None)
+            scores.append(None)
+            status.append("needs_judge")
+            why = "--judge none" if judge_policy == "none" else "no recorded judge grade for this index"
+            reasons.append(f"needs_judge: {why}; not counted")
+            continue
+        ex = rec.get("pred_extracted")
+        # compute_score_llm: hit = 1 if grade == 'A' else 0 (a table without the grade keeps hit).
+        hit = (1 if g == "A" else 0) if g is not None else int(float(rec["hit"]))
+        grades.append(g)
+        extracted.append(None if ex is None else str(ex))
+        scores.append(float(hit))
+        status.append("ok")
+        reasons.append(f"{who}: grade {g} (extracted {ex!r}): hit {hit}")
+    kept = [i for i in range(n) if scores[i] is not None]
+    cols = {gc: [frame[gc].cast(pl.String)[i] for i in kept] for gc in group_cols if gc in frame.columns}
+    # eval_mcq_score sorts the rows by index first: categories met in that order.
+    order_idx = sorted(range(len(kept)), key=lambda j: _index_sort_key(keys[kept[j]]))
+    cols = {gc: [v[j] for j in order_idx] for gc, v in cols.items()}
+    hits = [int(scores[kept[j]]) for j in order_idx]
+    metrics = _mcq_report(cols, hits, group_cols, order)
+    report = pl.DataFrame({k: [_fmt4(v)] for k, v in metrics}, schema={k: pl.Float64 for k, _ in metrics})
+    rows = frame.with_columns(
+        pl.Series("judge_grade", grades, pl.String),
+        pl.Series("extracted", extracted, pl.String),
+        pl.Series("score", scores, pl.Float64),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    undecided = n - len(kept)
+    decided = {"rules": 0, "recorded": len(kept), "live": 0, "undecided": undecided}
+    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    if judge_policy == "none":
+        method = "no judge (--judge none): every row of this set is judge-graded upstream, so every row needs_judge"
+    else:
+        method = " + ".join(p for p in (
+            f"{who} ({len(kept)} rows)" if kept else "",
+            f"{undecided} rows undecided (needs_judge)" if undecided else "",
+        ) if p) or "no rows"
+    correct = float(sum(hits))
+    stats: dict[str, Any] = {
+        "benchmark": bench,
+        "variant": None,
+        "rows": n,
+        "tasks": len(kept),
+        "correct": correct,
+        "accuracy": correct / len(kept) if kept else math.nan,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": method,
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0,
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "report_unrounded": dict(metrics),
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+def _index_sort_key(key: str | None) -> tuple[int, float, str]:
+    """``sort_values(by='index')``: numbers in numeric order (a missing index last)."""
+    if key is None:
+        return (2, 0.0, "")
+    try:
+        return (0, float(key), "")
+    except ValueError:
+        return (1, 0.0, key)
+
+
+def grade(
+    frame: pl.DataFrame,
+    *,
+    benchmark: str = "vsisupercount",
+    variant: str | None = None,
+    seed: int = 0,
+    judge: Any = None,
+    recorded: Records | None = None,
+    judge_policy: str = "auto",
+) -> GradeResult:
+    """Grade a spatial_bench result table (``{model}_{dataset}.xlsx``).
+
+    ``benchmark="vsisupercount"``: the rules (``can_match_na`` + MRA); ``recorded`` and
+    ``judge_policy`` are ignored. Any other of :data:`BENCHMARKS`: the recorded LLM grades
+    (``recorded=find_records(path, "spatial")``); rows without one are ``needs_judge``
+    (live judging is not ported: ``judge`` must be None). ``seed`` and ``variant`` (one
+    rule from ef83c66c to head) are unused.
+    """
+    frame = _check_frame(frame)
+    bench = benchmark.lower() if isinstance(benchmark, str) else None
+    if bench not in BENCHMARKS:
+        raise ValueError(f"unknown spatial benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
+    if variant not in (None, "ef83c66c"):
+        raise ValueError(f"{bench} has one rule (variant 'ef83c66c', 2026-03-04 to head), not {variant!r}")
+    if judge_policy not in JUDGE_POLICIES:
+        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
+    if recorded is not None and not isinstance(recorded, Records):
+        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    if bench == "vsisupercount":
+        return _grade_count(frame)
+    if judge is not None:
+        raise ValueError(f"{bench}: live judging is not supported; rows without a recorded grade are needs_judge")
+    return _grade_mcq(frame, bench, judge_policy, recorded)
+

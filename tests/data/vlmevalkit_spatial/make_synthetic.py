@@ -1,0 +1,131 @@
+"""Writes the synthetic result files of this folder (run once, with pandas + openpyxl):
+
+    python make_synthetic.py OUT_DIR
+
+then VLMEvalKit's own evaluate graded them (see README.md). Fixed content, no randomness.
+"""
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+out = Path(sys.argv[1])
+out.mkdir(parents=True, exist_ok=True)
+
+# --- VsiSuperCount_10mins: numeric answers, rules (can_match_na + MRA) -------------------
+count_rows = [
+    # (answer, question_type, prediction)
+    (12, "10mins", "12"),
+    (12, "10mins", "There are twelve chairs."),
+    (5, "10mins", "<think>maybe 3 or 4</think> 5"),
+    (7, "10mins", "<answer>7</answer>"),
+    (7, "10mins", "<answer> 8 apples </answer>"),
+    (4, "10mins", "[3, 4]"),
+    (5, "10mins", "['five']"),
+    (6, "10mins", "no idea"),
+    (6, "10mins", ""),
+    (100, "10mins", "1e2"),
+    (3, "10mins", "3.5 meters"),
+    (2, "10mins", "-2"),
+    (0, "10mins", "The answer is 0"),
+    (0, "10mins", "0.3"),
+    (0, "10mins", "zero"),
+    (9, "10mins", "["),
+    (9, "10mins", "[1,"),
+    (9, "10mins", "[]"),
+    (21, "20mins", "twenty one"),
+    (14, "20mins", "Fourteen"),
+    (11, "20mins", "eleven-ish"),
+    (9, "20mins", "<think>I count 9"),
+    (10, "20mins", "10 or 10"),
+    (9, "20mins", "approximately 8 to 10"),
+    (1000, "20mins", "1,000"),
+    (8, "20mins", "8\u200b"),
+    (13, "20mins", "I see 3 tables and 10 chairs, total 13."),
+    (20, "20mins", "15"),
+    (20, "20mins", "11"),
+    (None, "20mins", "4"),
+    ("abc", "30mins", "4"),
+    (3, "30mins", "3 </think> there are four"),
+    (50, "30mins", "about 45"),
+    (50, "30mins", "70"),
+    (1.5, "30mins", "1.6"),
+    (2.5, "30mins", ".5e1"),
+    (6, "30mins", "6"),
+    (17, "30mins", "seventeen or eighteen"),
+    (40, "30mins", "[41, 2]"),
+    (40, "30mins", "<answer>C</answer> 40"),
+]
+df = pd.DataFrame(
+    [
+        {"index": 100 + i, "video": f"v{i}.mp4", "question": f"How many things in video {i}?", "answer": a,
+         "question_type": q, "prediction": p}
+        for i, (a, q, p) in enumerate(count_rows)
+    ]
+)
+df.to_excel(out / "SynthModel_VsiSuperCount_10mins.xlsx", index=False)
+
+# --- MCQ sets graded by the (scripted) LLM judge ------------------------------------------
+# prediction -> the judge's replies, one per call (the last repeats): every reply shape
+# call_llm_extract handles.
+replies = {}
+
+
+def mcq(pred, *judge_replies):
+    replies[pred] = list(judge_replies)
+    return pred
+
+
+preds = [
+    mcq("The answer is A.", "A\tA"),
+    mcq("B", "B\tB"),
+    mcq("I think (C)", "A\tC"),
+    mcq("<answer>D</answer>", "B\tD"),
+    mcq("cannot tell", "C\tN/A"),
+    mcq("option A", "A"),
+    mcq("hmm", "not a grade", "still not", "nope"),
+    mcq("retry me", "Failed to obtain answer via API", "A\tB"),
+    mcq("dotted", "A. The answer"),
+    mcq("two lines", "B | C\nextra line"),
+    mcq("lower", "a\tb", "a", "b"),
+    mcq("sep", "A:\\tX"),
+]
+
+mind = [
+    # (index, category, pred)
+    (5, "around", 0), (3, "rotation", 1), (9, "zzz_unknown", 2), (1, "rotation", 3), (2, "around", 4),
+    (7, None, 5), (4, "yyy_unknown", 6), (8, "rotation", 7), (6, "around", 8), (10, "zzz_unknown", 9),
+    (11, "rotation", 10), (12, "around", 11),
+]
+pd.DataFrame(
+    [{"index": i, "question": f"Q{i}? A. left B. right C. up D. down", "A": "left", "B": "right", "C": "up", "D": "down",
+      "answer": "A", "category": c, "prediction": preds[p]} for i, c, p in mind]
+).to_excel(out / "SynthModel_MindCubeBench_raw_qa.xlsx", index=False)
+
+video = [
+    (1, "Motion Understanding", "Camera Motion", 0), (2, "Spatial Construction", "Instance/Scene Attribute", 1),
+    (3, "Planning", "Planning", 2), (4, "Motion Understanding", "Instance Motion", 3),
+    (5, "Other Task", "Other Sub", 4), (6, "Spatial Construction", "Camera-Scene Spatial Relationship", 5),
+    (7, "Prediction", "Prediction", 6), (8, "Motion Understanding", "Camera Motion", 7),
+    (9, "Planning", "Planning", 8), (10, "Spatial Construction", "Instance/Scene Attribute", 9),
+    (11, "Other Task", None, 10), (12, "Prediction", "Prediction", 11), (13, "Planning", "Planning", 0),
+    (14, "Motion Understanding", "Interactive Motion", 2),
+]
+pd.DataFrame(
+    [{"index": i, "video": f"v{i}.mp4", "question": f"Video question {i}", "candidates": "['left', 'right', 'up', 'down']",
+      "answer": "B", "task_type": t, "sub_task_type": s, "prediction": preds[p]} for i, t, s, p in video]
+).to_excel(out / "SynthModel_MMSIVideoBench.xlsx", index=False)
+
+dise = [
+    (21, "2D Rotation", "hard", "Intrinsic-Dynamic", 0), (22, "3D Folding", "easy", "Extrinsic-Static", 1),
+    (23, "Fold and Punch", "medium", "Intrinsic-Static", 2), (24, "2D Rotation", "easy", "Intrinsic-Dynamic", 3),
+    (25, "3D Folding", "hard", "Extrinsic-Dynamic", 7), (26, "New Kind", "hard", "Intrinsic-Static", 8),
+    (27, "2D Rotation", "medium", "Extrinsic-Static", 9), (28, "Fold and Punch", "easy", "Intrinsic-Static", 11),
+]
+pd.DataFrame(
+    [{"index": i, "question": f"Shape question {i}", "A": "x", "B": "y", "C": "z", "D": "w", "answer": "C",
+      "category": c, "difficulty": d, "dise_category": k, "prediction": preds[p]} for i, c, d, k, p in dise]
+).to_excel(out / "SynthModel_Spatial-DISE.xlsx", index=False)
+
+(out / "judge_replies.json").write_text(json.dumps(replies, indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,177 @@
+"""The EASI spatial_bench families against reports VLMEvalKit's own evaluate wrote
+(tests/data/vlmevalkit_spatial/README.md): VsiSuperCount's rules and the recorded LLM
+grades of the MCQ sets, cell by cell."""
+
+from __future__ import annotations
+
+import pickle
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from gaia_fast import benchmarks
+from gaia_fast.grading.reporters import read_report, report_differences
+from gaia_fast.io.vlm import read_result_table
+from gaia_fast.scorers.vlm import spatial
+from gaia_fast.scorers.vlm.recorded import find_records
+
+DATA = Path(__file__).parent / "data" / "vlmevalkit_spatial"
+JUDGE = "llm_gpt-4o-mini"
+MCQ = [
+    ("SynthModel_MindCubeBench_raw_qa", "mindcubebench"),
+    ("SynthModel_MMSIVideoBench", "mmsivideobench"),
+    ("SynthModel_Spatial-DISE", "spatialdise"),
+]
+
+
+def _same_report(ours: pl.DataFrame, theirs_path: Path) -> None:
+    theirs = read_report(theirs_path)
+    assert ours.columns == theirs.columns
+    assert ours.height == theirs.height
+    assert report_differences(ours, theirs) == []
+    # Exact, not only within tolerance: both are the same floats (or the same %.4f text).
+    for c in ours.columns:
+        assert ours[c].to_list() == theirs[c].to_list(), c
+
+
+def test_vsisupercount_report_matches_vlmevalkit():
+    path = DATA / "SynthModel_VsiSuperCount_10mins.xlsx"
+    res = spatial.grade(read_result_table(path), benchmark="vsisupercount")
+    _same_report(res.report, DATA / "SynthModel_VsiSuperCount_10mins_extract_matching_acc.csv")
+    assert res.report["metric"].to_list()[0] == "overall"
+    assert res.stats["decided"] == {"rules": 40, "recorded": 0, "live": 0, "undecided": 0}
+    assert res.stats["reference_error"] is None
+
+
+def test_vsisupercount_rows_match_vlmevalkit():
+    path = DATA / "SynthModel_VsiSuperCount_10mins.xlsx"
+    res = spatial.grade(read_result_table(path), benchmark="vsisupercount")
+    ref = pl.read_excel(DATA / "SynthModel_VsiSuperCount_10mins_extract_matching.xlsx")
+    ref = ref.sort("index")
+    ours = res.rows.with_columns(pl.col("index").cast(pl.Int64)).sort("index")
+    assert ours["index"].to_list() == ref["index"].to_list()
+    assert ours["score"].to_list() == ref[spatial.MRA_KEY].cast(pl.Float64).to_list()
+    want = [None if v is None else float(v) for v in ref["pred_extracted"].to_list()]
+    got = [None if v is None else float(v) for v in ours["extracted"].to_list()]
+    assert got == want
+    assert set(ours["status"]) == {"ok", "no_answer", "bad_truth"}
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("twenty one", 1.0),  # "twenty" and "one" become two numbers; the last wins
+    ("<answer> 8 apples </answer>", 8.0),
+    ("<think>3 or 4</think> 5", 5.0),
+    ("3 </think> there are four", 4.0),
+    ("[41, 2]", 41.0),
+    ("[]", None),
+    ("[1,", 1.0),
+    ("1,000", 0.0),
+    ("no idea", None),
+    ("nan", None),
+    (".5e1", 5.0),
+    ("8\u200b", 8.0),
+])
+def test_can_match_na(text, want):
+    assert spatial.can_match_na(text) == want
+
+
+def test_mean_relative_accuracy_thresholds():
+    assert spatial.mean_relative_accuracy(12, 12) == 1.0
+    assert spatial.mean_relative_accuracy(8, 7) == 0.8  # err 1/7 passes 1 - .5 ... 1 - .85
+    assert spatial.mean_relative_accuracy(0.3, 0.0) == 0.5  # target 0: the absolute error
+    assert spatial.mean_relative_accuracy(-2, 2) == 0.0
+    assert spatial.mean_relative_accuracy(11, 20) == 0.1  # err .45 passes only 1 - .5
+
+
+def test_vsisupercount_missing_question_type_is_a_reference_error():
+    frame = pl.DataFrame({"index": ["1", "2"], "answer": ["3", "4"], "question_type": ["a", None], "prediction": ["3", "4"]})
+    res = spatial.grade(frame, benchmark="vsisupercount")
+    assert "TypeError upstream" in res.stats["reference_error"]
+    assert res.report["metric"].to_list() == ["overall", f"a_{spatial.MRA_KEY}"]
+
+
+@pytest.mark.parametrize(("stem", "bench"), MCQ)
+def test_mcq_report_matches_vlmevalkit(stem, bench):
+    path = DATA / f"{stem}.xlsx"
+    records = find_records(path, "spatial")
+    assert records is not None and records.judge == JUDGE
+    assert [p.name for p in records.files] == [f"{stem}_{JUDGE}.xlsx", f"{stem}_{JUDGE}_judge.pkl"]
+    res = spatial.grade(read_result_table(path), benchmark=bench, recorded=records)
+    _same_report(res.report, DATA / f"{stem}_{JUDGE}_acc.csv")
+    n = res.rows.height
+    assert res.stats["decided"] == {"rules": 0, "recorded": n, "live": 0, "undecided": 0}
+    assert res.stats["matches_archive"] is True
+    ref = pl.read_excel(DATA / f"{stem}_{JUDGE}.xlsx", infer_schema_length=0)
+    grades = dict(zip(ref["index"].to_list(), ref["judge_grade"].to_list()))
+    hits = dict(zip(ref["index"].to_list(), ref["hit"].to_list()))
+    for row in res.rows.iter_rows(named=True):
+        assert row["judge_grade"] == grades[row["index"]]
+        assert row["score"] == float(hits[row["index"]])
+
+
+def test_mcq_from_the_cache_alone(tmp_path):
+    stem = "SynthModel_MindCubeBench_raw_qa"
+    for name in (f"{stem}.xlsx", f"{stem}_{JUDGE}_judge.pkl"):
+        shutil.copy(DATA / name, tmp_path / name)
+    records = find_records(tmp_path / f"{stem}.xlsx", "spatial")
+    assert [p.name for p in records.files] == [f"{stem}_{JUDGE}_judge.pkl"]
+    res = spatial.grade(read_result_table(tmp_path / f"{stem}.xlsx"), benchmark="mindcubebench", recorded=records)
+    _same_report(res.report, DATA / f"{stem}_{JUDGE}_acc.csv")
+
+
+def test_rows_without_a_recorded_grade_need_a_judge(tmp_path):
+    stem = "SynthModel_MindCubeBench_raw_qa"
+    shutil.copy(DATA / f"{stem}.xlsx", tmp_path / f"{stem}.xlsx")
+    with open(DATA / f"{stem}_{JUDGE}_judge.pkl", "rb") as f:
+        cache = pickle.load(f)  # our own test data
+    del cache[1], cache[5]
+    with open(tmp_path / f"{stem}_{JUDGE}_judge.pkl", "wb") as f:
+        pickle.dump(cache, f)
+    records = find_records(tmp_path / f"{stem}.xlsx", "spatial")
+    res = spatial.grade(read_result_table(tmp_path / f"{stem}.xlsx"), benchmark="mindcubebench", recorded=records)
+    assert res.stats["decided"] == {"rules": 0, "recorded": 10, "live": 0, "undecided": 2}
+    assert res.stats["matches_archive"] is False
+    status = dict(zip(res.rows["index"].to_list(), res.rows["status"].to_list()))
+    assert status["1"] == status["5"] == "needs_judge"
+    assert res.stats["tasks"] == 10
+    # index 5 (around, graded A) and 1 (rotation, graded B) are left out of the means.
+    assert res.report["around_accuracy"].to_list() == [66.6667]
+    assert res.report["rotation_accuracy"].to_list() == [33.3333]
+
+
+def test_judge_policy_none_and_no_records():
+    frame = read_result_table(DATA / "SynthModel_Spatial-DISE.xlsx")
+    for res in (
+        spatial.grade(frame, benchmark="spatialdise", recorded=find_records(DATA / "SynthModel_Spatial-DISE.xlsx", "spatial"), judge_policy="none"),
+        spatial.grade(frame, benchmark="spatialdise", recorded=None),
+    ):
+        assert set(res.rows["status"]) == {"needs_judge"}
+        assert res.stats["decided"]["undecided"] == frame.height
+    with pytest.raises(ValueError, match="live judging"):
+        spatial.grade(frame, benchmark="spatialdise", judge=lambda p: "A")
+    with pytest.raises(ValueError, match="unknown spatial benchmark"):
+        spatial.grade(frame, benchmark="nope")
+
+
+def test_registry_maps_the_names():
+    for name, bench in [
+        ("VsiSuperCount_120mins_2fps", "vsisupercount"),
+        ("VsiSuperRecall_240mins_16frame", "vsisuperrecall"),
+        ("MMSIBench_wo_circular", "mmsibench"),
+        ("Spatial-DISE_TRAIN_SEPARATE", "spatialdise"),
+        ("OmniSpatialBench_manual_cot", "omnispatialbench"),
+        ("STI-Bench_30frame", "stibench"),
+    ]:
+        entry = benchmarks.for_dataset(name)
+        assert entry is not None and entry.name == bench and entry.module == "gaia_fast.scorers.vlm.spatial"
+        assert entry.options["benchmark"] in spatial.BENCHMARKS
+    assert benchmarks.for_dataset("MMSIVideo_U50") is None  # no grading upstream (other)
+    assert benchmarks.for_dataset("VSI-Bench") is None  # VsiBench.evaluate: not ported
+
+
+def test_tab_separated_csv_report_is_read():
+    rep = read_report(DATA / "SynthModel_VsiSuperCount_10mins_extract_matching_acc.csv")
+    assert rep.columns == ["metric", "value"]
+    assert rep["value"].dtype == pl.Float64
