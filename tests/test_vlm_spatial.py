@@ -168,10 +168,55 @@ def test_registry_maps_the_names():
         assert entry is not None and entry.name == bench and entry.module == "gaia_fast.scorers.vlm.spatial"
         assert entry.options["benchmark"] in spatial.BENCHMARKS
     assert benchmarks.for_dataset("MMSIVideo_U50") is None  # no grading upstream (other)
-    assert benchmarks.for_dataset("VSI-Bench") is None  # VsiBench.evaluate: not ported
+    assert benchmarks.for_dataset("VSI-Bench-Debiased_1fps").name == "vsibench"
+    assert benchmarks.for_dataset("SPBench-MV_CoT").name == "spbench"
+    assert benchmarks.for_dataset("SiteBenchImage") is None  # CAA report: not ported
 
 
 def test_tab_separated_csv_report_is_read():
     rep = read_report(DATA / "SynthModel_VsiSuperCount_10mins_extract_matching_acc.csv")
     assert rep.columns == ["metric", "value"]
     assert rep["value"].dtype == pl.Float64
+
+
+VSI = [
+    ("SynthModel_VSI-Bench", "vsibench", 21),
+    ("SynthModel_VSI-Bench-Debiased", "vsibench", 19),  # no _hard rows: the easy/medium splits count in overall, unlisted
+    ("SynthModel_SPBench-SI", "spbench", 15),
+]
+
+
+@pytest.mark.parametrize(("stem", "bench", "n"), VSI)
+def test_vsibench_report_matches_vlmevalkit(stem, bench, n):
+    path = DATA / f"{stem}.xlsx"
+    records = find_records(path, "spatial")
+    assert [p.name for p in records.files] == [
+        f"{stem}_{JUDGE}.xlsx", f"{stem}_{JUDGE}_mcq_judge.pkl", f"{stem}_{JUDGE}_na_judge.pkl"
+    ]
+    res = spatial.grade(read_result_table(path), benchmark=bench, recorded=records)
+    _same_report(res.report, DATA / f"{stem}_{JUDGE}_acc.csv")
+    assert res.stats["decided"] == {"rules": 0, "recorded": n, "live": 0, "undecided": 0}
+    ref = pl.read_excel(DATA / f"{stem}_{JUDGE}.xlsx", infer_schema_length=0)
+    want = {}
+    for r in ref.iter_rows(named=True):
+        want[r["index"]] = float(r["hit"]) if r["task_type"] == "MCQ" else float(r[spatial.MRA_KEY])
+    got = dict(zip(res.rows["index"].to_list(), res.rows["score"].to_list()))
+    assert got == want
+
+
+def test_vsibench_from_the_caches_alone(tmp_path):
+    stem = "SynthModel_VSI-Bench"
+    for name in (f"{stem}.xlsx", f"{stem}_{JUDGE}_mcq_judge.pkl", f"{stem}_{JUDGE}_na_judge.pkl"):
+        shutil.copy(DATA / name, tmp_path / name)
+    records = find_records(tmp_path / f"{stem}.xlsx", "spatial")
+    res = spatial.grade(read_result_table(tmp_path / f"{stem}.xlsx"), benchmark="vsibench", recorded=records)
+    _same_report(res.report, DATA / f"{stem}_{JUDGE}_acc.csv")
+
+
+def test_vsibench_unknown_question_type_and_old_variant():
+    frame = pl.DataFrame({"index": ["1"], "answer": ["3"], "question_type": ["made_up"], "prediction": ["3"]})
+    res = spatial.grade(frame, benchmark="vsibench", recorded=None)
+    assert res.rows["status"].to_list() == ["error"]
+    assert "ValueError upstream" in res.stats["reference_error"]
+    with pytest.raises(ValueError, match="not ported"):
+        spatial.grade(frame, benchmark="vsibench", variant="2025-12")

@@ -129,3 +129,48 @@ pd.DataFrame(
 ).to_excel(out / "SynthModel_Spatial-DISE.xlsx", index=False)
 
 (out / "judge_replies.json").write_text(json.dumps(replies, indent=1) + "\n", encoding="utf-8")
+
+# --- VSI-Bench / SPBench (VsiBench.evaluate): MCQ rows graded, NA rows' numbers extracted by the judge
+na = [
+    mcq("about twelve", "A\t12"),
+    mcq("3.5 meters long", "B\t3.5 m"),
+    mcq("five-ish", "C\t5"),
+    mcq("dunno", "C\tN/A"),
+    mcq("roughly 4.2", "B\t4.2"),
+    mcq("it is 9", "A\t9"),
+    mcq("zero things", "A\t0"),
+    mcq("two hundred", "B\t200"),
+]
+vsi_types = [
+    # (question_type, answer, prediction)
+    ("object_counting", "12", na[0]), ("object_counting", "6", na[5]), ("object_counting", "0", na[6]),
+    ("object_abs_distance", "3.2", na[1]), ("object_abs_distance", "4", na[4]),
+    ("object_size_estimation", "180", na[7]), ("object_size_estimation", "5", na[2]),
+    ("room_size_estimation", "20", na[3]), ("room_size_estimation", "10", na[5]),
+    ("object_rel_distance", "A", preds[0]), ("object_rel_distance", "B", preds[1]),
+    ("object_rel_direction_easy", "A", preds[2]), ("object_rel_direction_easy", "C", preds[5]),
+    ("object_rel_direction_medium", "B", preds[3]), ("object_rel_direction_medium", "D", preds[7]),
+    ("object_rel_direction_hard", "A", preds[8]), ("object_rel_direction_hard", "A", preds[4]),
+    ("route_planning", "C", preds[9]), ("route_planning", "A", preds[11]),
+    ("obj_appearance_order", "B", preds[10]), ("obj_appearance_order", "A", preds[6]),
+]
+
+
+def vsi_frame(types):
+    return pd.DataFrame(
+        [{"index": 300 - i, "video": f"scene{i}.mp4", "question": f"Spatial question {i}",
+          "options": "['A. one', 'B. two', 'C. three', 'D. four']" if a.isalpha() else None,
+          "answer": a, "question_type": q, "prediction": p} for i, (q, a, p) in enumerate(types)]
+    )
+
+
+vsi_frame(vsi_types).to_excel(out / "SynthModel_VSI-Bench.xlsx", index=False)
+vsi_frame([t for t in vsi_types if t[0] != "object_rel_direction_hard"]).to_excel(
+    out / "SynthModel_VSI-Bench-Debiased.xlsx", index=False)
+sp_types = [
+    ("object_rel_direction" if q.startswith("object_rel_direction") else q, a, p)
+    for q, a, p in vsi_types if q not in ("room_size_estimation", "route_planning", "obj_appearance_order")
+]
+vsi_frame(sp_types).to_excel(out / "SynthModel_SPBench-SI.xlsx", index=False)
+
+(out / "judge_replies.json").write_text(json.dumps(replies, indent=1) + "\n", encoding="utf-8")

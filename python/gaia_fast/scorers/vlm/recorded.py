@@ -456,15 +456,16 @@ def _find_spatial(path: Path, names: set[str]) -> Records | None:
     """spatial_bench's LLM grades (``eval_mcq_score`` with ``compute_score_llm``):
     ``{stem}_llm_{model}.{xlsx,...}`` (the rows plus ``judge_grade``, ``pred_extracted``,
     ``hit``) and the cache ``{stem}_llm_{model}_judge.pkl`` (``index -> (grade,
-    extracted)``). The judge is named ``llm_{model}``, as the report
+    extracted)``; VsiBench/SPBench: ``_llm_{model}_mcq_judge.pkl`` and ``_na_judge.pkl``, one
+    per kind of row). The judge is named ``llm_{model}``, as the report
     ``{stem}_llm_{model}_acc.csv`` is."""
     stem = path.stem
-    rx = re.compile(rf"{re.escape(stem)}_(?P<j>llm_.+?)(?P<pkl>_judge\.pkl|\.(?:{'|'.join(_TABLE_EXT)}|pkl))")
+    rx = re.compile(rf"{re.escape(stem)}_(?P<j>llm_.+?)(?P<pkl>_(?:mcq_|na_)?judge\.pkl|\.(?:{'|'.join(_TABLE_EXT)}|pkl))")
     by_judge: dict[str, list[Path]] = {}
     for name in sorted(names):
         m = rx.fullmatch(name)
-        if not m or _NOT_JUDGE.fullmatch(m.group("j")) or re.search(r"_(mcq|na)$", m.group("j")):
-            continue  # reports (_acc), VsiBench's per-kind caches
+        if not m or _NOT_JUDGE.fullmatch(m.group("j")):
+            continue  # reports (_acc)
         by_judge.setdefault(m.group("j"), []).append(path.parent / name)
     if not by_judge:
         return None

@@ -113,7 +113,28 @@ BENCHMARKS: dict[str, tuple[tuple[str, ...], dict[str, list[str]]]] = {
         "dise_category": ["Intrinsic-Static", "Intrinsic-Dynamic", "Extrinsic-Static", "Extrinsic-Dynamic"],
     }),
     "vsisupercount": ((), {}),
+    "vsibench": ((), {}),
+    "spbench": ((), {}),
 }
+
+#: ``get_task_type`` of VsiBench / SPBench: question_type -> MCQ or NA (others raise upstream).
+_TASK_TYPES: dict[str, dict[str, str]] = {
+    "vsibench": {
+        **dict.fromkeys(("obj_appearance_order", "object_rel_direction_easy", "object_rel_direction_hard",
+                         "object_rel_direction_medium", "object_rel_distance", "route_planning"), "MCQ"),
+        **dict.fromkeys(("object_abs_distance", "object_size_estimation", "object_counting", "room_size_estimation"), "NA"),
+    },
+    "spbench": {
+        **dict.fromkeys(("object_rel_direction", "object_rel_distance"), "MCQ"),
+        **dict.fromkeys(("object_counting", "object_abs_distance", "object_size_estimation"), "NA"),
+    },
+}
+#: ``VsiBench._aggregate``'s report order.
+_VSI_ORDER = (
+    "object_counting", "object_abs_distance", "object_size_estimation", "room_size_estimation",
+    "object_rel_distance", "object_rel_direction", "route_planning", "obj_appearance_order",
+)
+_REL_KEYS = ("object_rel_direction_easy_accuracy", "object_rel_direction_medium_accuracy", "object_rel_direction_hard_accuracy")
 
 # --------------------------------------------------------------------------------------
 # Extract: can_match_na (matching_func.py)
@@ -388,6 +409,131 @@ def _grade_mcq(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
+def _grade_vsi(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Records | None) -> GradeResult:
+    """``VsiBench.evaluate`` (SPBench reuses it with its own ``get_task_type``): MCQ rows
+    scored by ``compute_score_llm`` (hit = grade A), NA rows by ``compute_na_score_llm``
+    (the judge's extracted answer as a number, MRA against ``answer``; 0 when grade C or
+    either is not a number); the grades replayed from the records."""
+    for name in ("index", "question_type", "answer"):
+        if name not in frame.columns:
+            raise ValueError(f"{bench}: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+    kinds = _TASK_TYPES[bench]
+    use = recorded if judge_policy == "auto" else None
+    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    n = frame.height
+    keys = frame["index"].cast(pl.String).to_list()
+    qtypes = frame["question_type"].cast(pl.String).to_list()
+    answers = frame["answer"].cast(pl.String).to_list()
+    grades: list[str | None] = []
+    extracted: list[str | None] = []
+    scores: list[float | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    reference_error = None
+    for i in range(n):
+        kind = kinds.get(qtypes[i]) if qtypes[i] is not None else None
+        rec = use.get(keys[i]) if use is not None and keys[i] is not None else None
+        g = None if rec is None else rec.get("judge_grade")
+        g = None if g is None or (isinstance(g, float) and math.isnan(g)) else str(g)
+        ex = None if rec is None else rec.get("pred_extracted")
+        ex = None if ex is None or (isinstance(ex, float) and math.isnan(ex)) else ex
+        if kind is None:
+            reference_error = reference_error or f"get_task_type: row {i + 2} has question_type {qtypes[i]!r} (ValueError upstream: no report)"
+            grades.append(g)
+            extracted.append(None)
+            scores.append(None)
+            status.append("error")
+            reasons.append(f"error: unknown question_type {qtypes[i]!r}; not counted")
+            continue
+        if rec is None or g is None:
+            grades.append(None)
+            extracted.append(None)
+            scores.append(None)
+            status.append("needs_judge")
+            why = "--judge none" if judge_policy == "none" else "no recorded judge grade for this index"
+            reasons.append(f"needs_judge: {why}; not counted")
+            continue
+        grades.append(g)
+        extracted.append(None if ex is None else str(ex))
+        status.append("ok")
+        if kind == "MCQ":
+            hit = 1 if g == "A" else 0
+            scores.append(float(hit))
+            reasons.append(f"{who}: grade {g} (extracted {ex!r}): hit {hit}")
+            continue
+        pred = _to_float(ex)
+        pred = None if ex is None else pred  # to_float(None) is None upstream
+        gt = _to_float(answers[i])
+        if pred is None or gt is None or math.isnan(gt) or g == "C":
+            scores.append(0.0)
+            reasons.append(f"{who}: grade {g}, extracted {ex!r}: MRA 0 (" + ("grade C" if g == "C" else "not a number") + ")")
+        else:
+            mra = mean_relative_accuracy(pred, gt)
+            scores.append(mra)
+            reasons.append(f"{who}: grade {g}, extracted {ex!r} vs {gt!r}: MRA {mra:g}")
+    # _aggregate: per question_type means (groupby: sorted), MCQ types first, then NA.
+    by_kind: dict[str, dict[str, list[float]]] = {"MCQ": {}, "NA": {}}
+    order = sorted(range(n), key=lambda i: _index_sort_key(keys[i]))
+    for i in order:
+        if scores[i] is not None:
+            by_kind[kinds[qtypes[i]]].setdefault(qtypes[i], []).append(scores[i])
+    output: dict[str, float] = {}
+    for q in sorted(by_kind["MCQ"]):
+        output[f"{q}_accuracy"] = _pandas_mean(by_kind["MCQ"][q])
+    for q in sorted(by_kind["NA"]):
+        output[f"{q}_{MRA_KEY}"] = _pandas_mean(by_kind["NA"][q])
+    if all(k in output for k in _REL_KEYS):
+        output["object_rel_direction_accuracy"] = (output.pop(_REL_KEYS[0]) + output.pop(_REL_KEYS[1]) + output.pop(_REL_KEYS[2])) / 3.0
+    # the overall mean counts every split, also one the report does not list
+    overall = (sum(output.values()) / len(output)) if output else 0.0
+    metrics = [("overall", overall * 100.0)]
+    for q in _VSI_ORDER:
+        for m in ("accuracy", MRA_KEY):
+            if f"{q}_{m}" in output:
+                metrics.append((f"{q}_{m}", output[f"{q}_{m}"] * 100.0))
+    report = pl.DataFrame({k: [v] for k, v in metrics}, schema={k: pl.Float64 for k, _ in metrics})
+    rows = frame.with_columns(
+        pl.Series("task_type", [kinds.get(q) if q is not None else None for q in qtypes], pl.String),
+        pl.Series("judge_grade", grades, pl.String),
+        pl.Series("extracted", extracted, pl.String),
+        pl.Series("score", scores, pl.Float64),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    undecided = status.count("needs_judge")
+    kept = [s for s in scores if s is not None]
+    decided = {"rules": 0, "recorded": len(kept), "live": 0, "undecided": undecided}
+    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    if judge_policy == "none":
+        method = "no judge (--judge none): every row of this set is judge-graded upstream, so every row needs_judge"
+    else:
+        method = " + ".join(p for p in (
+            f"{who} ({len(kept)} rows)" if kept else "",
+            f"{undecided} rows undecided (needs_judge)" if undecided else "",
+        ) if p) or "no rows"
+    stats: dict[str, Any] = {
+        "benchmark": bench,
+        "variant": None,
+        "rows": n,
+        "tasks": len(kept),
+        "correct": float(sum(kept)),
+        "accuracy": overall,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": method,
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0,
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": status.count("error"),
+        "reference_error": reference_error,
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
 def _index_sort_key(key: str | None) -> tuple[int, float, str]:
     """``sort_values(by='index')``: numbers in numeric order (a missing index last)."""
     if key is None:
@@ -420,6 +566,9 @@ def grade(
     bench = benchmark.lower() if isinstance(benchmark, str) else None
     if bench not in BENCHMARKS:
         raise ValueError(f"unknown spatial benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
+    if variant == "2025-12" and bench == "vsibench":
+        raise ValueError("vsibench variant '2025-12' (731ca67b, 2025-12-04 to 2026-03-03: VSIBench's own rules, "
+                         "critic_multichoice and mra per row) is not ported")
     if variant not in (None, "ef83c66c"):
         raise ValueError(f"{bench} has one rule (variant 'ef83c66c', 2026-03-04 to head), not {variant!r}")
     if judge_policy not in JUDGE_POLICIES:
@@ -430,5 +579,7 @@ def grade(
         return _grade_count(frame)
     if judge is not None:
         raise ValueError(f"{bench}: live judging is not supported; rows without a recorded grade are needs_judge")
+    if bench in _TASK_TYPES:
+        return _grade_vsi(frame, bench, judge_policy, recorded)
     return _grade_mcq(frame, bench, judge_policy, recorded)
 
