@@ -170,7 +170,8 @@ def test_registry_maps_the_names():
     assert benchmarks.for_dataset("MMSIVideo_U50") is None  # no grading upstream (other)
     assert benchmarks.for_dataset("VSI-Bench-Debiased_1fps").name == "vsibench"
     assert benchmarks.for_dataset("SPBench-MV_CoT").name == "spbench"
-    assert benchmarks.for_dataset("SiteBenchImage") is None  # CAA report: not ported
+    assert benchmarks.for_dataset("SiteBenchVideo_32frame").name == "sitebench"
+    assert benchmarks.for_dataset("StareBench") is None  # binary F1 report: not ported
 
 
 def test_tab_separated_csv_report_is_read():
@@ -220,3 +221,23 @@ def test_vsibench_unknown_question_type_and_old_variant():
     assert "ValueError upstream" in res.stats["reference_error"]
     with pytest.raises(ValueError, match="not ported"):
         spatial.grade(frame, benchmark="vsibench", variant="2025-12")
+
+
+def test_sitebench_accuracy_and_caa_match_vlmevalkit():
+    stem = "SynthModel_SiteBenchImage"
+    path = DATA / f"{stem}.xlsx"
+    records = find_records(path, "spatial")
+    assert [p.name for p in records.files] == [f"{stem}_{JUDGE}.xlsx", f"{stem}_{JUDGE}_mcq_judge.pkl"]
+    res = spatial.grade(read_result_table(path), benchmark="sitebench", recorded=records)
+    _same_report(res.report, DATA / f"{stem}_{JUDGE}_acc.csv")
+    # the category VLMEvalKit does not list counts in the overall numbers only
+    assert "some other category_accuracy" not in res.report["metric"].to_list()
+
+
+def test_caa_counts_options():
+    assert spatial._n_options("['a', 'b']", None, True, True) == 2
+    assert spatial._n_options(None, "['a', 'b', 'c']", True, True) == 4  # candidates column wins even when empty
+    assert spatial._n_options(None, "['a', 'b', 'c']", False, True) == 3
+    assert spatial._n_options("[]", None, True, False) == 4
+    assert spatial._caa([1, 0], [2, 2]) == 0.0
+    assert spatial._caa([1], [1]) == 0.0  # denominator 0

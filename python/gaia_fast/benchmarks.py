@@ -828,6 +828,16 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-03-04", None),),  # ef83c66c: added; 401916c0 restyled only
             grading="judge",
         ),
+        Benchmark(
+            "sitebench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "sitebench"},
+            datasets=(r"SiteBenchImage", r"SiteBenchVideo(?:_(?:64|32)frame|_1fps)?"),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="SITE-Bench: the recorded LLM grades, accuracy and class-adjusted accuracy (compute_caa_score) per category",
+            variants=(("2026-03-04", None),),  # ef83c66c: added; 401916c0 restyled only
+            grading="judge",
+        ),
         # --- end spatial branch ---
     )
 }

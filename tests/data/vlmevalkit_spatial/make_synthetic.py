@@ -128,7 +128,6 @@ pd.DataFrame(
       "category": c, "difficulty": d, "dise_category": k, "prediction": preds[p]} for i, c, d, k, p in dise]
 ).to_excel(out / "SynthModel_Spatial-DISE.xlsx", index=False)
 
-(out / "judge_replies.json").write_text(json.dumps(replies, indent=1) + "\n", encoding="utf-8")
 
 # --- VSI-Bench / SPBench (VsiBench.evaluate): MCQ rows graded, NA rows' numbers extracted by the judge
 na = [
@@ -172,5 +171,27 @@ sp_types = [
     for q, a, p in vsi_types if q not in ("room_size_estimation", "route_planning", "obj_appearance_order")
 ]
 vsi_frame(sp_types).to_excel(out / "SynthModel_SPBench-SI.xlsx", index=False)
+
+
+# --- SiteBench (SiteBenchBase.evaluate: accuracy and class-adjusted accuracy) -------------
+site = [
+    # (index, category, candidates, pred)
+    (1, "counting & existence", "['1', '2', '3', '4']", 0),
+    (2, "counting & existence", "['yes', 'no']", 1),
+    (3, "object localization & positioning", "['a', 'b', 'c']", 2),
+    (4, "3d information understanding", None, 3),
+    (5, "3d information understanding", "not a list", 5),
+    (6, "spatial relationship reasoning", "['a', 'b', 'c', 'd', 'e']", 8),
+    (7, "spatial relationship reasoning", "[]", 11),
+    (8, "movement prediction & navigation", "['left', 'right']", 4),
+    (9, "some other category", "['x', 'y']", 0),
+    (10, "counting & existence", "['1', '2', '3']", 6),
+    (11, "multi-view & cross-image reasoning", "['a', 'b']", 7),
+    (12, "object localization & positioning", "['a', 'b', 'c', 'd', 'e', 'f']", 9),
+]
+pd.DataFrame(
+    [{"index": i, "question": f"Site question {i}", "candidates": c, "answer": "A", "category": cat,
+      "prediction": preds[p]} for i, cat, c, p in site]
+).to_excel(out / "SynthModel_SiteBenchImage.xlsx", index=False)
 
 (out / "judge_replies.json").write_text(json.dumps(replies, indent=1) + "\n", encoding="utf-8")

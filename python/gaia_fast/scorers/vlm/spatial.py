@@ -20,6 +20,13 @@ e8e78f05). Two flows, each extract -> score -> aggregate here:
   per grouping column, ``{prefix}{value}_accuracy`` (prefix ``{column}.`` when there are
   several grouping columns), the benchmark's preferred order first, then the remaining
   metrics in the order the summary met them (values in index order).
+* ``sitebench`` (``SiteBenchBase.evaluate``): the same recorded grades (cache
+  ``{stem}_llm_{J}_mcq_judge.pkl``); the report ``{stem}_llm_{J}_acc.csv`` is ``metric,
+  value`` (tab-separated, unrounded): overall accuracy and class-adjusted accuracy (CAA,
+  ``compute_caa_score``: options counted from ``candidates``/``options``, 4 by default),
+  then each listed category's accuracy, then each one's CAA.
+* ``vsibench`` / ``spbench`` (``VsiBench.evaluate``): MCQ rows by grade, NA rows by the
+  judge's extracted number (MRA); one wide unrounded row (see :func:`_grade_vsi`).
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ import polars as pl
 
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
-from gaia_fast.scorers.vlm.judged import _pandas_mean
+from gaia_fast.scorers.vlm.judged import _pairwise_sum, _pandas_mean
 from gaia_fast.scorers.vlm.recorded import Records
 
 __all__ = ["BENCHMARKS", "MRA_KEY", "can_match_na", "grade", "mean_relative_accuracy"]
@@ -115,6 +122,10 @@ BENCHMARKS: dict[str, tuple[tuple[str, ...], dict[str, list[str]]]] = {
     "vsisupercount": ((), {}),
     "vsibench": ((), {}),
     "spbench": ((), {}),
+    "sitebench": (("category",), {"category": [
+        "counting & existence", "object localization & positioning", "3d information understanding",
+        "multi-view & cross-image reasoning", "spatial relationship reasoning", "movement prediction & navigation",
+    ]}),
 }
 
 #: ``get_task_type`` of VsiBench / SPBench: question_type -> MCQ or NA (others raise upstream).
@@ -328,6 +339,51 @@ def _mcq_report(cols: dict[str, list[str | None]], hits: list[int], group_cols: 
     return [(k, summary[k]) for k in metric_order if k in summary]
 
 
+def _n_options(cands: str | None, opts: str | None, has_cands: bool, has_opts: bool) -> int:
+    """``_ensure_options_count_row``: the length of the ``candidates`` list (or, with no
+    such column, ``options``) read as a Python literal; 4 when it is not a non-empty list."""
+    val = cands if has_cands else opts if has_opts else None
+    n = None
+    if val is not None:
+        try:
+            parsed = ast.literal_eval(val)
+        except Exception:  # noqa: BLE001 - upstream: any failure is "no count"
+            parsed = None
+        if isinstance(parsed, list):
+            n = len(parsed)
+    return n if isinstance(n, int) and n > 0 else 4
+
+
+def _caa(hits: list[int], ns: list[int]) -> float:
+    """``compute_caa_score``: (sum X_i - sum 1/n_i) / (N - sum 1/n_i), 0 when the
+    denominator is 0 (sums as pandas adds them)."""
+    if not hits:
+        return 0.0
+    inv = _pairwise_sum([1.0 / n for n in ns], 0, len(ns))
+    denom = len(hits) - inv
+    return (sum(hits) - inv) / denom if denom != 0 else 0.0
+
+
+def _sitebench_report(frame: pl.DataFrame, kept: list[int], hits: list[int]) -> list[tuple[str, float]]:
+    """``SiteBenchBase.evaluate``'s table: overall accuracy and CAA, then each known
+    category's accuracy, then each one's CAA (categories not in the list are left out)."""
+    has_c, has_o = "candidates" in frame.columns, "options" in frame.columns
+    cands = frame["candidates"].cast(pl.String).to_list() if has_c else [None] * frame.height
+    opts = frame["options"].cast(pl.String).to_list() if has_o else [None] * frame.height
+    ns = [_n_options(cands[i], opts[i], has_c, has_o) for i in kept]
+    acc = (_pandas_mean([float(h) for h in hits]) if hits else 0.0) * 100.0
+    summary = {"overall_accuracy": acc, "overall_caa": (_caa(hits, ns) if hits else 0.0) * 100.0}
+    accs, caas = [], []
+    if "category" in frame.columns:
+        cats = frame["category"].cast(pl.String).to_list()
+        for cat in BENCHMARKS["sitebench"][1]["category"]:
+            sel = [j for j, i in enumerate(kept) if cats[i] == cat]
+            if sel:
+                accs.append((f"{cat}_accuracy", _pandas_mean([float(hits[j]) for j in sel]) * 100.0))
+                caas.append((f"{cat}_caa", _caa([hits[j] for j in sel], [ns[j] for j in sel]) * 100.0))
+    return list(summary.items()) + accs + caas
+
+
 def _grade_mcq(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Records | None) -> GradeResult:
     group_cols, order = BENCHMARKS[bench]
     if "index" not in frame.columns:
@@ -367,8 +423,12 @@ def _grade_mcq(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
     order_idx = sorted(range(len(kept)), key=lambda j: _index_sort_key(keys[kept[j]]))
     cols = {gc: [v[j] for j in order_idx] for gc, v in cols.items()}
     hits = [int(scores[kept[j]]) for j in order_idx]
-    metrics = _mcq_report(cols, hits, group_cols, order)
-    report = pl.DataFrame({k: [_fmt4(v)] for k, v in metrics}, schema={k: pl.Float64 for k, _ in metrics})
+    if bench == "sitebench":
+        metrics = _sitebench_report(frame, [kept[j] for j in order_idx], hits)
+        report = pl.DataFrame(metrics, schema={"metric": pl.String, "value": pl.Float64}, orient="row")
+    else:
+        metrics = _mcq_report(cols, hits, group_cols, order)
+        report = pl.DataFrame({k: [_fmt4(v)] for k, v in metrics}, schema={k: pl.Float64 for k, _ in metrics})
     rows = frame.with_columns(
         pl.Series("judge_grade", grades, pl.String),
         pl.Series("extracted", extracted, pl.String),
