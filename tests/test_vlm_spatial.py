@@ -10,7 +10,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 from gaia_fast import benchmarks
 from gaia_fast.grading.reporters import read_report, report_differences
 from gaia_fast.io.vlm import read_result_table
@@ -241,3 +240,16 @@ def test_caa_counts_options():
     assert spatial._n_options("[]", None, True, False) == 4
     assert spatial._caa([1, 0], [2, 2]) == 0.0
     assert spatial._caa([1], [1]) == 0.0  # denominator 0
+
+
+def test_vsisupercount_archive_graded_by_a_judge_is_another_method(tmp_path):
+    stem = "SynthModel_VsiSuperCount_10mins"
+    shutil.copy(DATA / f"{stem}.xlsx", tmp_path / f"{stem}.xlsx")
+    with open(tmp_path / f"{stem}_{JUDGE}_na_judge.pkl", "wb") as f:
+        pickle.dump({100: ("A", "12")}, f)
+    records = find_records(tmp_path / f"{stem}.xlsx", "spatial")
+    res = spatial.grade(read_result_table(tmp_path / f"{stem}.xlsx"), benchmark="vsisupercount", recorded=records)
+    assert res.stats["archive_method"] == f"judge {JUDGE}"
+    assert res.stats["matches_archive"] is False
+    plain = spatial.grade(read_result_table(DATA / f"{stem}.xlsx"), benchmark="vsisupercount", recorded=find_records(DATA / f"{stem}.xlsx", "spatial"))
+    assert plain.stats["archive_method"] is None and plain.stats["matches_archive"] is True

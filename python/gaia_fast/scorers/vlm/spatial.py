@@ -243,7 +243,7 @@ def _to_float(value: Any) -> float | None:
 # --------------------------------------------------------------------------------------
 
 
-def _grade_count(frame: pl.DataFrame) -> GradeResult:
+def _grade_count(frame: pl.DataFrame, recorded: Records | None = None) -> GradeResult:
     for name in ("index", "answer", "question_type"):
         if name not in frame.columns:
             raise ValueError(f"vsisupercount: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
@@ -298,6 +298,10 @@ def _grade_count(frame: pl.DataFrame) -> GradeResult:
         "decided": {"rules": n, "recorded": 0, "live": 0, "undecided": 0},
         "decided_unit": "rows",
         "method": "rules (can_match_na + mean relative accuracy)",
+        # An archive graded with --judge (compute_na_score_llm) kept _llm_{model} files: say
+        # it was graded otherwise (the rules are run.py's default for this set).
+        "archive_method": f"judge {recorded.judge}" if recorded is not None and recorded.files else None,
+        "matches_archive": not (recorded is not None and recorded.files),
         "reference_error": reference_error,
         "status": dict(sorted(rows.group_by("status").len().iter_rows())),
         "judge": False,
@@ -616,8 +620,9 @@ def grade(
 ) -> GradeResult:
     """Grade a spatial_bench result table (``{model}_{dataset}.xlsx``).
 
-    ``benchmark="vsisupercount"``: the rules (``can_match_na`` + MRA); ``recorded`` and
-    ``judge_policy`` are ignored. Any other of :data:`BENCHMARKS`: the recorded LLM grades
+    ``benchmark="vsisupercount"``: the rules (``can_match_na`` + MRA); ``judge_policy`` is
+    ignored, and ``recorded`` only tells whether the archive was graded by a judge instead
+    (``stats["archive_method"]``). Any other of :data:`BENCHMARKS`: the recorded LLM grades
     (``recorded=find_records(path, "spatial")``); rows without one are ``needs_judge``
     (live judging is not ported: ``judge`` must be None). ``seed`` and ``variant`` (one
     rule from ef83c66c to head) are unused.
@@ -636,7 +641,7 @@ def grade(
     if recorded is not None and not isinstance(recorded, Records):
         raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
     if bench == "vsisupercount":
-        return _grade_count(frame)
+        return _grade_count(frame, recorded)
     if judge is not None:
         raise ValueError(f"{bench}: live judging is not supported; rows without a recorded grade are needs_judge")
     if bench in _TASK_TYPES:
