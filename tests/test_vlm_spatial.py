@@ -170,7 +170,8 @@ def test_registry_maps_the_names():
     assert benchmarks.for_dataset("VSI-Bench-Debiased_1fps").name == "vsibench"
     assert benchmarks.for_dataset("SPBench-MV_CoT").name == "spbench"
     assert benchmarks.for_dataset("SiteBenchVideo_32frame").name == "sitebench"
-    assert benchmarks.for_dataset("StareBench") is None  # binary F1 report: not ported
+    assert benchmarks.for_dataset("StareBench_CoT").name == "starebench"
+    assert benchmarks.for_dataset("SparBench") is None  # rules with the VCI metric: not ported
 
 
 def test_tab_separated_csv_report_is_read():
@@ -253,3 +254,20 @@ def test_vsisupercount_archive_graded_by_a_judge_is_another_method(tmp_path):
     assert res.stats["matches_archive"] is False
     plain = spatial.grade(read_result_table(DATA / f"{stem}.xlsx"), benchmark="vsisupercount", recorded=find_records(DATA / f"{stem}.xlsx", "spatial"))
     assert plain.stats["archive_method"] is None and plain.stats["matches_archive"] is True
+
+
+def test_starebench_accuracy_f1_macro_match_vlmevalkit():
+    stem = "SynthModel_StareBench"
+    path = DATA / f"{stem}.xlsx"
+    records = find_records(path, "spatial")
+    res = spatial.grade(read_result_table(path), benchmark="starebench", recorded=records)
+    _same_report(res.report, DATA / f"{stem}_{JUDGE}_acc.csv")
+    # tangram_puzzle's one row was extracted as "yes" (not an option letter): no F1 column
+    assert "tangram_puzzle_f1" not in res.report.columns and "folding_nets_f1" in res.report.columns
+
+
+def test_stare_f1():
+    q = "A. yes B. no"
+    assert spatial._stare_f1([(q, "A", "A"), (q, "B", "A"), (q, "A", "B")]) == 0.5
+    assert spatial._stare_f1([(q, "A", "yes")]) is None
+    assert spatial._stare_f1([(q, "B", "B")]) == 0.0  # no true positive

@@ -838,6 +838,16 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-03-04", None),),  # ef83c66c: added; 401916c0 restyled only
             grading="judge",
         ),
+        Benchmark(
+            "starebench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "starebench"},
+            datasets=(r"StareBench(?:_CoT)?",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="STARE: the recorded LLM grades, accuracy per category, F1 of the yes/no categories and the 6-term macro",
+            variants=(("2026-03-04", None),),  # ef83c66c: added; 401916c0 restyled only
+            grading="judge",
+        ),
         # --- end spatial branch ---
     )
 }

@@ -194,4 +194,36 @@ pd.DataFrame(
       "prediction": preds[p]} for i, cat, c, p in site]
 ).to_excel(out / "SynthModel_SiteBenchImage.xlsx", index=False)
 
+# --- StareBench (accuracy, F1 of the yes/no categories, 6-term macro) --------------------
+yn = [
+    mcq("yes it is", "A\tA"),
+    mcq("no it's not", "B\tB"),
+    mcq("I'd say A", "B\tA"),
+    mcq("pick b", "A\tb"),
+    mcq("yes?", "C\tyes"),
+]
+YN_Q = "Is the net foldable into a cube? A. yes B. no"
+stare = [
+    # (index, category, question, answer, prediction)
+    (1, "2d_trans", "Which? A. 1 B. 2 C. 3 D. 4", "A", preds[0]),
+    (2, " 2D_Trans ", "Which? A. 1 B. 2 C. 3 D. 4", "B", preds[3]),
+    (3, "2d_trans_vsim", "Which? A. 1 B. 2", "C", preds[2]),
+    (4, "3d_trans", "Which? A. 1 B. 2", "D", preds[9]),
+    (5, "temporal", "Which? A. 1 B. 2", "A", preds[5]),
+    (6, "temporal", "Which? A. 1 B. 2", "A", preds[4]),
+    (7, "folding_nets", YN_Q, "A", yn[0]),
+    (8, "folding_nets", YN_Q, "B", yn[1]),
+    (9, "folding_nets", YN_Q, "B", yn[2]),
+    (10, "folding_nets", YN_Q, "A", yn[3]),
+    (11, "folding_nets", "Is it? B: No A: Yes", "A", yn[0]),
+    (12, "tangram_puzzle", YN_Q, "A", yn[4]),
+    (13, "tangram_puzzle_vsim", YN_Q, "B", yn[1]),
+    (14, "tangram_puzzle_vsim", YN_Q, "B", yn[2]),
+    (15, "unknown_kind", "Which? A. 1 B. 2", "A", preds[0]),
+    (16, "3d_trans_vsim", None, "B", preds[1]),
+]
+pd.DataFrame(
+    [{"index": i, "question": q, "answer": a, "category": c, "prediction": p} for i, c, q, a, p in stare]
+).to_excel(out / "SynthModel_StareBench.xlsx", index=False)
+
 (out / "judge_replies.json").write_text(json.dumps(replies, indent=1) + "\n", encoding="utf-8")

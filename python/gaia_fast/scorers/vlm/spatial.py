@@ -25,6 +25,10 @@ e8e78f05). Two flows, each extract -> score -> aggregate here:
   value`` (tab-separated, unrounded): overall accuracy and class-adjusted accuracy (CAA,
   ``compute_caa_score``: options counted from ``candidates``/``options``, 4 by default),
   then each listed category's accuracy, then each one's CAA.
+* ``starebench`` (``StareBench.evaluate``): the same recorded grades (cache
+  ``_mcq_judge.pkl``); one wide row (tab-separated, ``%.4f``): overall accuracy, the 6-term
+  macro, each category's accuracy, and F1 of "yes" for the yes/no categories (the judge's
+  extracted letter mapped through the question's options).
 * ``vsibench`` / ``spbench`` (``VsiBench.evaluate``): MCQ rows by grade, NA rows by the
   judge's extracted number (MRA); one wide unrounded row (see :func:`_grade_vsi`).
 """
@@ -122,6 +126,7 @@ BENCHMARKS: dict[str, tuple[tuple[str, ...], dict[str, list[str]]]] = {
     "vsisupercount": ((), {}),
     "vsibench": ((), {}),
     "spbench": ((), {}),
+    "starebench": ((), {}),
     "sitebench": (("category",), {"category": [
         "counting & existence", "object localization & positioning", "3d information understanding",
         "multi-view & cross-image reasoning", "spatial relationship reasoning", "movement prediction & navigation",
@@ -388,6 +393,86 @@ def _sitebench_report(frame: pl.DataFrame, kept: list[int], hits: list[int]) -> 
     return list(summary.items()) + accs + caas
 
 
+_STARE_MCQ = ("2d_trans", "2d_trans_vsim", "3d_trans", "3d_trans_vsim", "temporal", "perspective")
+_STARE_BINARY = ("folding_nets", "folding_nets_vsim", "tangram_puzzle", "tangram_puzzle_vsim")
+_STARE_OPTION = re.compile(r"([A-F])\s*[\.\:：\)\）]?\s*(yes|no)", flags=re.IGNORECASE)
+
+
+def _stare_f1(rows: list[tuple[str | None, str | None, str | None]]) -> float | None:
+    """``_compute_f1_for_binary_df``: answer and the judge's extracted letter mapped to
+    yes/no through the question's ``A. yes B. no`` options (rows where either does not map
+    are skipped), then F1 of "yes"; None when no row maps."""
+    gts, preds = [], []
+    for q, gl, pl_ in rows:
+        if q is None or gl is None or pl_ is None:
+            continue
+        mp = {k.lower(): v.strip().lower() for k, v in _STARE_OPTION.findall(_ZW_RE.sub("", q))}
+        glk, plk = gl.lower(), pl_.lower()
+        if glk not in mp or plk not in mp:
+            continue
+        gts.append(mp[glk])
+        preds.append(mp[plk])
+    if not gts:
+        return None
+    tp = fp = fn = 0
+    for g, p in zip(gts, preds):
+        g, p = g == "yes", p == "yes"
+        if p and g:
+            tp += 1
+        elif p:
+            fp += 1
+        elif g:
+            fn += 1
+    if tp == 0:
+        return 0.0
+    prec = tp / (tp + fp) if (tp + fp) else 0.0
+    rec = tp / (tp + fn) if (tp + fn) else 0.0
+    return 0.0 if (prec + rec) == 0 else 2 * prec * rec / (prec + rec)
+
+
+def _stare_report(frame: pl.DataFrame, kept: list[int], hits: list[int], extracted: list[str | None]) -> list[tuple[str, float]]:
+    """``StareBench.evaluate``'s table: overall accuracy, the 6-term macro (MCQ categories
+    by accuracy, 0 when empty; the yes/no ones by F1), every category's accuracy (0 when it
+    has no row), the F1 of each yes/no category that has one."""
+    col = "category_agg" if "category_agg" in frame.columns else "category" if "category" in frame.columns else None
+    if col is not None:
+        # astype(str).str.strip().str.lower(): an empty cell is "nan"
+        cats = [("nan" if v is None else v).strip().lower() for v in frame[col].cast(pl.String).to_list()]
+    else:
+        cats = ["all"] * frame.height
+    questions = frame["question"].cast(pl.String).to_list() if "question" in frame.columns else [""] * frame.height
+    answers = frame["answer"].cast(pl.String).to_list() if "answer" in frame.columns else [None] * frame.height
+    summary: dict[str, float] = {"overall_accuracy": (_pandas_mean([float(h) for h in hits]) if hits else 0.0) * 100.0}
+    macro_in: dict[str, float | None] = {}
+    f1s: dict[str, float] = {}
+    for cat in _STARE_MCQ + _STARE_BINARY:
+        sel = [j for j, i in enumerate(kept) if cats[i] == cat]
+        acc = _pandas_mean([float(hits[j]) for j in sel]) if sel else 0.0
+        f1 = _stare_f1([(questions[kept[j]], answers[kept[j]], extracted[j]) for j in sel]) if cat in _STARE_BINARY and sel else None
+        macro_in[cat] = f1 if cat in _STARE_BINARY else acc
+        summary[f"{cat}_accuracy"] = acc * 100.0
+        if f1 is not None:
+            f1s[f"{cat}_f1"] = f1 * 100.0
+
+    def mean(vals: list[float | None]) -> float | None:
+        xs = [v for v in vals if v is not None]
+        return None if not xs else sum(xs) / len(xs)
+
+    terms = [
+        mean([macro_in["2d_trans"], macro_in["2d_trans_vsim"]]),
+        mean([macro_in["3d_trans"], macro_in["3d_trans_vsim"]]),
+        mean([macro_in["folding_nets"], macro_in["folding_nets_vsim"]]),
+        mean([macro_in["tangram_puzzle"], macro_in["tangram_puzzle_vsim"]]),
+        macro_in["temporal"],
+        macro_in["perspective"],
+    ]
+    macro = mean(terms)
+    out = [("overall_accuracy", summary.pop("overall_accuracy"))]
+    if macro is not None:
+        out.append(("macro", macro * 100.0))
+    return out + list(summary.items()) + list(f1s.items())
+
+
 def _grade_mcq(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Records | None) -> GradeResult:
     group_cols, order = BENCHMARKS[bench]
     if "index" not in frame.columns:
@@ -430,6 +515,9 @@ def _grade_mcq(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
     if bench == "sitebench":
         metrics = _sitebench_report(frame, [kept[j] for j in order_idx], hits)
         report = pl.DataFrame(metrics, schema={"metric": pl.String, "value": pl.Float64}, orient="row")
+    elif bench == "starebench":
+        metrics = _stare_report(frame, [kept[j] for j in order_idx], hits, [extracted[kept[j]] for j in order_idx])
+        report = pl.DataFrame({k: [_fmt4(v)] for k, v in metrics}, schema={k: pl.Float64 for k, _ in metrics})
     else:
         metrics = _mcq_report(cols, hits, group_cols, order)
         report = pl.DataFrame({k: [_fmt4(v)] for k, v in metrics}, schema={k: pl.Float64 for k, _ in metrics})
