@@ -4,6 +4,8 @@ grades of the MCQ sets, cell by cell."""
 
 from __future__ import annotations
 
+import json
+import math
 import pickle
 import shutil
 from pathlib import Path
@@ -171,7 +173,7 @@ def test_registry_maps_the_names():
     assert benchmarks.for_dataset("SPBench-MV_CoT").name == "spbench"
     assert benchmarks.for_dataset("SiteBenchVideo_32frame").name == "sitebench"
     assert benchmarks.for_dataset("StareBench_CoT").name == "starebench"
-    assert benchmarks.for_dataset("SparBench") is None  # rules with the VCI metric: not ported
+    assert benchmarks.for_dataset("SparBench_tiny").name == "sparbench"
 
 
 def test_tab_separated_csv_report_is_read():
@@ -271,3 +273,39 @@ def test_stare_f1():
     assert spatial._stare_f1([(q, "A", "A"), (q, "B", "A"), (q, "A", "B")]) == 0.5
     assert spatial._stare_f1([(q, "A", "yes")]) is None
     assert spatial._stare_f1([(q, "B", "B")]) == 0.0  # no true positive
+
+
+def test_matching_functions_agree_with_vlmevalkit():
+    """358 texts and what VLMEvalKit's can_match_option / can_match_na returned for them."""
+    n = 0
+    for line in (DATA / "matching_vectors.jsonl").read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        assert spatial.can_match_option(r["text"]) == r["option"], r["text"]
+        got, want = spatial.can_match_na(r["text"]), r["na"]
+        assert got == want or (got is not None and want is not None and math.isinf(got) and got == want), r["text"]
+        n += 1
+    assert n == 358
+
+
+def test_sparbench_report_matches_vlmevalkit():
+    stem = "SynthModel_SparBench"
+    path = DATA / f"{stem}.xlsx"
+    res = spatial.grade(read_result_table(path), benchmark="sparbench", recorded=find_records(path, "spatial"))
+    _same_report(res.report, DATA / f"{stem}_extract_matching_acc.csv")
+    ref = pl.read_excel(DATA / f"{stem}_extract_matching.xlsx", infer_schema_length=0)
+    want = {}
+    for r in ref.iter_rows(named=True):
+        col = {"MCQ": "hit", "NA": spatial.MRA_KEY, "SPECIAL": "vci_metric"}[r["task_type"]]
+        want[r["index"]] = float(r[col])
+    got = dict(zip(res.rows["index"].to_list(), res.rows["score"].to_list()))
+    assert got.keys() == want.keys()
+    # the xlsx reader gives 15 significant digits (0.8800000000000001 reads as 0.88)
+    assert all(math.isclose(got[k], want[k], rel_tol=1e-14) for k in want)
+    # answer "xyz" and a prediction with no option letter: both unreadable, counted a hit upstream
+    row = res.rows.filter(pl.col("index") == "15").row(0, named=True)
+    assert row["score"] == 1.0 and row["status"] == "no_answer"
+
+
+def test_vci_metric():
+    assert spatial.vci_metric("move_right:0.3", "move_right:0.3") == 1.0
+    assert spatial.vci_metric("move_forward:1", "move_backward:1") == 0.8  # one of five moves wrong

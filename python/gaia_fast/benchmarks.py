@@ -848,6 +848,16 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-03-04", None),),  # ef83c66c: added; 401916c0 restyled only
             grading="judge",
         ),
+        Benchmark(
+            "sparbench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "sparbench"},
+            datasets=(r"SparBench(?:_tiny)?",),
+            report="_extract_matching_acc.csv",  # the rule path's report (tab-separated, two rows)
+            description="SPAR-Bench: can_match_option letters, can_match_na + MRA and the VCI metric per task; Low/Middle/High means",
+            variants=(("2026-03-04", None),),  # ef83c66c: added; 401916c0 restyled only
+            grading="rules",
+        ),
         # --- end spatial branch ---
     )
 }

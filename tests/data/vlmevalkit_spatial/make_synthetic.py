@@ -226,4 +226,38 @@ pd.DataFrame(
     [{"index": i, "question": q, "answer": a, "category": c, "prediction": p} for i, c, q, a, p in stare]
 ).to_excel(out / "SynthModel_StareBench.xlsx", index=False)
 
+# --- SparBench (rules: can_match_option, can_match_na + MRA, the VCI metric) --------------
+OPTION_TEXTS = [
+    "The answer is A.", "B", "<answer>c. the cup</answer>", "I think (D)", "option A: left\noption B: right",
+    "hmm", "A or B", "Final answer: (b)", "<think>A B</think>C", "**E**", "A. left\nB. right\nSo: B",
+    "Answer: F.", "选 C", "答案：B", "It is clearly a Dog.", "<think>long</think>\n\nD) because",
+    "a", "(A)", "I'd go with B, not C", "none of these",
+]
+spar = [
+    # (index, task, answer, prediction)
+    (40, "position_matching", "A", OPTION_TEXTS[0]),
+    (12, "obj_spatial_relation_oo", "B", OPTION_TEXTS[1]),
+    (33, "obj_spatial_relation_oo", "C", OPTION_TEXTS[2]),
+    (7, "camera_motion_infer", "D", OPTION_TEXTS[3]),
+    (8, "camera_motion_infer", None, OPTION_TEXTS[5]),
+    (9, "spatial_imagination_oc", "(B)", OPTION_TEXTS[7]),
+    (10, "spatial_imagination_oc", "A", OPTION_TEXTS[8]),
+    (11, "distance_infer_center_oo", "E", OPTION_TEXTS[9]),
+    (13, "distance_infer_center_oo", "B", OPTION_TEXTS[10]),
+    (14, "position_matching", "F", OPTION_TEXTS[11]),
+    (15, "position_matching", "xyz", OPTION_TEXTS[14]),
+    (16, "depth_prediction_oc", "2.5", "about 2.4 meters"),
+    (17, "depth_prediction_oc", "3", "three"),
+    (18, "distance_prediction_oo_mv", "10", "<answer>12</answer>"),
+    (19, "distance_prediction_oo_mv", "0", "0.2"),
+    (20, "depth_prediction_oo", "4", "no idea"),
+    (21, "view_change_infer", "move_right:0.3,move_left:0.1,rotate_up:10", "move_right:0.25,rotate_up:9"),
+    (22, "view_change_infer", "move_forward:1.0", "move_backward:1.0"),
+    (23, "view_change_infer", "move_up:0.5, rotate_right:30", "move_up:0.5,rotate_right:30,junk,bad:x"),
+    (5, "view_change_infer", "move_up:0.5", "I cannot tell"),
+]
+pd.DataFrame(
+    [{"index": i, "task": t, "question": f"Spar question {i}", "answer": a, "prediction": p} for i, t, a, p in spar]
+).to_excel(out / "SynthModel_SparBench.xlsx", index=False)
+
 (out / "judge_replies.json").write_text(json.dumps(replies, indent=1) + "\n", encoding="utf-8")

@@ -25,6 +25,10 @@ e8e78f05). Two flows, each extract -> score -> aggregate here:
   value`` (tab-separated, unrounded): overall accuracy and class-adjusted accuracy (CAA,
   ``compute_caa_score``: options counted from ``candidates``/``options``, 4 by default),
   then each listed category's accuracy, then each one's CAA.
+* ``sparbench`` (``SparBench.evaluate``, rules: a VQA set gets no judge from run.py): MCQ
+  tasks by ``can_match_option`` letters, NA tasks by MRA, ``view_change_infer`` by the VCI
+  metric; ``{stem}_extract_matching_acc.csv`` (tab-separated, unrounded) has two rows: the
+  overall/Low/Middle/High means alone, then every metric (see :func:`_grade_spar`).
 * ``starebench`` (``StareBench.evaluate``): the same recorded grades (cache
   ``_mcq_judge.pkl``); one wide row (tab-separated, ``%.4f``): overall accuracy, the 6-term
   macro, each category's accuracy, and F1 of "yes" for the yes/no categories (the judge's
@@ -47,7 +51,7 @@ from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm.judged import _pairwise_sum, _pandas_mean
 from gaia_fast.scorers.vlm.recorded import Records
 
-__all__ = ["BENCHMARKS", "MRA_KEY", "can_match_na", "grade", "mean_relative_accuracy"]
+__all__ = ["BENCHMARKS", "MRA_KEY", "can_match_na", "can_match_option", "grade", "mean_relative_accuracy", "vci_metric"]
 
 MRA_KEY = "MRA:.5:.95:.05"
 JUDGE_POLICIES = ("auto", "none")
@@ -127,6 +131,7 @@ BENCHMARKS: dict[str, tuple[tuple[str, ...], dict[str, list[str]]]] = {
     "vsibench": ((), {}),
     "spbench": ((), {}),
     "starebench": ((), {}),
+    "sparbench": ((), {}),
     "sitebench": (("category",), {"category": [
         "counting & existence", "object localization & positioning", "3d information understanding",
         "multi-view & cross-image reasoning", "spatial relationship reasoning", "movement prediction & navigation",
@@ -214,6 +219,94 @@ def can_match_na(pred: str) -> float | None:
         return None
     except Exception:  # noqa: BLE001 - upstream returns None on any failure (a bad literal, a huge int)
         return None
+
+
+# --------------------------------------------------------------------------------------
+# Extract: can_match_option (matching_func.py), the rule path's option letter
+# --------------------------------------------------------------------------------------
+
+_TAGGED_ANSWER_BLOCK = re.compile(
+    r"<\s*answer\b[^>]*>\s*([A-Ja-j])(?:\s*[\.．:：\)\]】、])?.*?<\s*/\s*answer\s*>", flags=re.IGNORECASE | re.DOTALL
+)
+_PUNC_TIGHT = r"\.,:;!?\)\]】》」』，。；、：）】》」』"
+_OPTION_LINE_PREFIX = re.compile(r"^(?:[*_>\-\s]*)(?:option|选项)\s+[A-J]\s*[:：]", re.IGNORECASE)
+_MD_SINGLE = re.compile(r"^\s*[*_`>（）\[\]【】\(\)]*\s*([A-Fa-f])\s*[*_`（）\[\]【】\(\)]*\s*$")
+_LINE_START_LABELED = re.compile(r"^\s*([A-F])\s*[\.．:：\)\]】、-]\s+", re.IGNORECASE)
+_TOKEN_INLINE = re.compile(
+    rf"(?<![A-Za-z])[*_`（\[\{{\(]*\s*([A-F])\s*[*_`）\]\}})]*(?=$|[\s{_PUNC_TIGHT}])"
+)
+
+
+def _letter_patterns(letters: str) -> tuple[re.Pattern[str], ...]:
+    ans = re.compile(rf"(?<![A-Za-z])[\(\[\{{（【]?\s*([{letters}])\s*[\)\]\}}）】]?\s*</\s*answer\s*>", re.IGNORECASE)
+    think = re.compile(rf"(?<![A-Za-z])[\(\[\{{（【]?\s*([{letters}])\s*[\)\]\}}）】]?\s*</\s*think\s*>", re.IGNORECASE)
+    phrase = re.compile(
+        rf"(?i)(?:final\s*answer|the\s*answer\s*is|answer(?:\s*is)?|correct\s*answer|"
+        rf"答案|最终答案|结论|所以|因此|我选(?:择)?|选择|选)"
+        rf"\s*[:：>＝=]?\s*[\(\[\{{（【]?\s*([{letters}])\s*[\)\]\}}）】]?(?:\b|[.)、。])"
+    )
+    upper = re.compile(rf"(?<![A-Za-z])[\(\[\{{（【]?\s*([{letters}])\s*[\)\]\}}）】]?(?![A-Za-z])")
+    return ans, think, phrase, upper
+
+
+_DEFAULT_PATTERNS = _letter_patterns("ABCDEF")
+
+
+def _pick_from_lines(lines: list[str]) -> str | None:
+    for line in reversed([ln.strip() for ln in lines if ln.strip()]):
+        if _OPTION_LINE_PREFIX.search(line):
+            continue
+        m = _MD_SINGLE.fullmatch(line)
+        if m:
+            return m.group(1).upper()
+        m = _LINE_START_LABELED.match(line)
+        if m:
+            return m.group(1).upper()
+        tokens = [t.upper() for t in _TOKEN_INLINE.findall(line)]
+        if tokens:
+            uniq = sorted(set(tokens))
+            if len(uniq) == 1:
+                return uniq[0]
+    return None
+
+
+def can_match_option(answer_text: str, tail_lines: int = 6, tail_window: int = 800) -> str | None:
+    """``can_match_option`` (no ``choices``: letters A-F): the option letter of a free-form
+    answer, None where upstream returns False. In order: ``<answer>X...</answer>``; a letter
+    right before ``</answer>`` / ``</think>`` in the last 800 characters; the last 6 lines
+    after the last ``</think>`` (else ``<think>``), then of the tail window (a line that is
+    one letter, starts ``X.``, or holds one distinct standalone capital); "final answer: X"
+    phrases; one distinct standalone capital letter in the whole text."""
+    ans_pat, think_pat, phrase_pat, upper_pat = _DEFAULT_PATTERNS
+    text = _ZW_RE.sub("", answer_text.strip())
+    m = _TAGGED_ANSWER_BLOCK.search(text)
+    if m:
+        return m.group(1).upper()
+    tail_block = text[-tail_window:]
+    for pat in (ans_pat, think_pat):
+        m = pat.search(tail_block)
+        if m:
+            return m.group(1).upper()
+    ends = list(_THINK_END.finditer(text))
+    if ends:
+        tail_segment = text[ends[-1].end():].strip()
+    else:
+        starts = list(_THINK_START.finditer(text))
+        tail_segment = text[starts[-1].end():].strip() if starts else text
+    pick = _pick_from_lines(tail_segment.splitlines()[-tail_lines:])
+    if pick:
+        return pick
+    pick = _pick_from_lines(text[-tail_window:].splitlines()[-tail_lines:])
+    if pick:
+        return pick
+    m = phrase_pat.search(text)
+    if m:
+        return m.group(1).upper()
+    cleaned = "\n".join(ln for ln in text.splitlines() if not _OPTION_LINE_PREFIX.search(ln))
+    uniq = sorted(set(upper_pat.findall(cleaned)))
+    if len(uniq) == 1:
+        return uniq[0]
+    return None
 
 
 # --------------------------------------------------------------------------------------
@@ -686,6 +779,170 @@ def _grade_vsi(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
+_SPAR_TASKS: dict[str, str] = {
+    **dict.fromkeys((
+        "obj_spatial_relation_oo", "obj_spatial_relation_oc_mv", "obj_spatial_relation_oo_mv", "spatial_imagination_oc",
+        "spatial_imagination_oo", "spatial_imagination_oc_mv", "spatial_imagination_oo_mv", "position_matching",
+        "camera_motion_infer", "distance_infer_center_oo", "distance_infer_center_oo_mv",
+    ), "MCQ"),
+    **dict.fromkeys((
+        "depth_prediction_oc", "depth_prediction_oo", "distance_prediction_oc", "distance_prediction_oo",
+        "depth_prediction_oc_mv", "depth_prediction_oo_mv", "distance_prediction_oo_mv", "distance_prediction_oc_mv",
+    ), "NA"),
+    "view_change_infer": "SPECIAL",
+}
+_SPAR_LOW = (
+    "depth_prediction_oc", "depth_prediction_oc_mv", "depth_prediction_oo", "depth_prediction_oo_mv",
+    "distance_prediction_oc", "distance_prediction_oc_mv", "distance_prediction_oo", "distance_prediction_oo_mv",
+)
+_SPAR_MIDDLE = ("position_matching", "camera_motion_infer", "view_change_infer")
+_SPAR_HIGH = (
+    "distance_infer_center_oo", "distance_infer_center_oo_mv", "obj_spatial_relation_oc_mv", "obj_spatial_relation_oo",
+    "obj_spatial_relation_oo_mv", "spatial_imagination_oc", "spatial_imagination_oc_mv", "spatial_imagination_oo",
+    "spatial_imagination_oo_mv",
+)
+_VCI_ACTIONS = (("move_right", "move_left"), ("move_up", "move_down"), ("move_forward", "move_backward"),
+                ("rotate_right", "rotate_left"), ("rotate_up", "rotate_down"))
+
+
+def _parse_instruction(text: str | None) -> dict[str, float]:
+    """``SparBench._parse_instruction``: ``'move_right:0.3,move_left:0.1'`` -> a dict."""
+    out: dict[str, float] = {}
+    if text is None:
+        return out
+    for item in text.split(","):
+        item = item.strip()
+        if not item or ":" not in item:
+            continue
+        k, v = item.split(":", 1)
+        try:
+            out[k.strip()] = float(v.strip())
+        except ValueError:
+            pass
+    return out
+
+
+def vci_metric(pred: str, answer: str | None) -> float:
+    """``SparBench._compute_vci_metric``: MRA of each signed camera move (right - left, up -
+    down, forward - backward, two rotations), averaged over the five."""
+    p, g = _parse_instruction(pred), _parse_instruction("nan" if answer is None else answer)
+    vals = [mean_relative_accuracy(p.get(a, 0.0) - p.get(b, 0.0), g.get(a, 0.0) - g.get(b, 0.0)) for a, b in _VCI_ACTIONS]
+    return _pairwise_sum(vals, 0, len(vals)) / len(vals)
+
+
+def _np_mean(vals: list[float]) -> float:
+    return _pairwise_sum(list(vals), 0, len(vals)) / len(vals) if vals else math.nan
+
+
+def _grade_spar(frame: pl.DataFrame, recorded: Records | None) -> GradeResult:
+    """``SparBench.evaluate`` on the rule path (run.py gives this VQA set no judge): MCQ
+    tasks by ``compute_mcq_score`` (the option letters of prediction and answer compared,
+    both unreadable counting as equal, as upstream's ``str(False)`` do), NA tasks by
+    ``compute_na_score``, ``view_change_infer`` by the VCI metric."""
+    for name in ("index", "task", "answer"):
+        if name not in frame.columns:
+            raise ValueError(f"sparbench: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+    n = frame.height
+    keys = frame["index"].cast(pl.String).to_list()
+    tasks = frame["task"].cast(pl.String).to_list()
+    preds = ["nan" if v is None else v for v in frame["prediction"].cast(pl.String).to_list()]
+    answers = frame["answer"].cast(pl.String).to_list()
+    extracted: list[str | None] = []
+    scores: list[float | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    reference_error = None
+    for i in range(n):
+        kind = _SPAR_TASKS.get(tasks[i]) if tasks[i] is not None else None
+        if kind is None:
+            reference_error = reference_error or f"get_task_type: row {i + 2} has task {tasks[i]!r} (ValueError upstream: no report)"
+            extracted.append(None)
+            scores.append(None)
+            status.append("error")
+            reasons.append(f"error: unsupported task {tasks[i]!r}; not counted")
+            continue
+        if kind == "MCQ":
+            pred = can_match_option(preds[i])
+            gt = can_match_option(("nan" if answers[i] is None else answers[i]).strip())
+            # exact_match(str(pred), str(gt)), lowercased: False and False are equal
+            hit = 1.0 if str(pred if pred else False).strip().lower() == str(gt if gt else False).strip().lower() else 0.0
+            extracted.append(pred)
+            scores.append(hit)
+            status.append("ok" if pred else "no_answer")
+            reasons.append(f"option {pred or 'none'} vs answer {gt or 'none'}: hit {hit:g}")
+        elif kind == "NA":
+            num = can_match_na(preds[i])
+            gt = _to_float(answers[i])
+            ok = num is not None and gt is not None and not math.isnan(gt)
+            sc = mean_relative_accuracy(num, gt) if ok else 0.0
+            extracted.append(None if num is None else repr(num))
+            scores.append(sc)
+            status.append("ok" if ok else "no_answer" if num is None else "bad_truth")
+            reasons.append(f"number {num!r} vs {answers[i]!r}: MRA {sc:g}")
+        else:
+            sc = vci_metric(preds[i], answers[i])
+            extracted.append(preds[i])
+            scores.append(sc)
+            status.append("ok")
+            reasons.append(f"VCI metric {sc:g}")
+    # _aggregate: per task means in order of first appearance (rows sorted by index), MCQ, NA, SPECIAL.
+    order = sorted(range(n), key=lambda i: _index_sort_key(keys[i]))
+    groups: dict[str, dict[str, list[float]]] = {"MCQ": {}, "NA": {}, "SPECIAL": {}}
+    for i in order:
+        if scores[i] is not None:
+            groups[_SPAR_TASKS[tasks[i]]].setdefault(tasks[i], []).append(scores[i])
+    suffix = {"MCQ": "_accuracy", "NA": f"_{MRA_KEY}", "SPECIAL": "_vci_metric"}
+    task_metrics: dict[str, float] = {}
+    base_to_key: dict[str, str] = {}
+    for kind, per in groups.items():
+        for t, vals in per.items():
+            task_metrics[t + suffix[kind]] = _pandas_mean(vals)
+            base_to_key[t] = t + suffix[kind]
+    overall = _np_mean(list(task_metrics.values())) if task_metrics else 0.0
+
+    def mean_group(ts: tuple[str, ...]) -> float:
+        vals = [task_metrics[base_to_key[t]] for t in ts if t in base_to_key]
+        return _np_mean(vals) if vals else 0.0
+
+    summary = {"overall": overall, "Low": mean_group(_SPAR_LOW), "Middle": mean_group(_SPAR_MIDDLE), "High": mean_group(_SPAR_HIGH)}
+    for t in _SPAR_LOW + _SPAR_MIDDLE + _SPAR_HIGH:
+        if t in base_to_key:
+            summary[base_to_key[t]] = task_metrics[base_to_key[t]]
+    cols = list(summary)
+    # Two rows: the four headline numbers alone, then everything.
+    report = pl.DataFrame(
+        {c: [summary[c] if c in ("overall", "Low", "Middle", "High") else None, summary[c]] for c in cols},
+        schema={c: pl.Float64 for c in cols},
+    )
+    rows = frame.with_columns(
+        pl.Series("task_type", [_SPAR_TASKS.get(t) if t is not None else None for t in tasks], pl.String),
+        pl.Series("extracted", extracted, pl.String),
+        pl.Series("score", scores, pl.Float64),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    kept = [x for x in scores if x is not None]
+    graded_by_judge = recorded is not None and bool(recorded.files)
+    stats: dict[str, Any] = {
+        "benchmark": "sparbench",
+        "variant": None,
+        "rows": n,
+        "tasks": len(kept),
+        "correct": float(sum(kept)),
+        "accuracy": overall,
+        "decided": {"rules": len(kept), "recorded": 0, "live": 0, "undecided": 0},
+        "decided_unit": "rows",
+        "method": "rules (can_match_option, can_match_na + MRA, VCI metric)",
+        "archive_method": f"judge {recorded.judge}" if graded_by_judge else None,
+        "matches_archive": not graded_by_judge,
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": status.count("error"),
+        "reference_error": reference_error,
+    }
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
 def _index_sort_key(key: str | None) -> tuple[int, float, str]:
     """``sort_values(by='index')``: numbers in numeric order (a missing index last)."""
     if key is None:
@@ -730,6 +987,8 @@ def grade(
         raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
     if bench == "vsisupercount":
         return _grade_count(frame, recorded)
+    if bench == "sparbench":
+        return _grade_spar(frame, recorded)
     if judge is not None:
         raise ValueError(f"{bench}: live judging is not supported; rows without a recorded grade are needs_judge")
     if bench in _TASK_TYPES:
