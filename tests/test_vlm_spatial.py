@@ -142,18 +142,46 @@ def test_rows_without_a_recorded_grade_need_a_judge(tmp_path):
     assert res.report["rotation_accuracy"].to_list() == [33.3333]
 
 
-def test_judge_policy_none_and_no_records():
-    frame = read_result_table(DATA / "SynthModel_Spatial-DISE.xlsx")
-    for res in (
-        spatial.grade(frame, benchmark="spatialdise", recorded=find_records(DATA / "SynthModel_Spatial-DISE.xlsx", "spatial"), judge_policy="none"),
-        spatial.grade(frame, benchmark="spatialdise", recorded=None),
-    ):
-        assert set(res.rows["status"]) == {"needs_judge"}
-        assert res.stats["decided"]["undecided"] == frame.height
+def test_no_records_need_a_judge_and_judge_none_takes_the_rule_path():
+    path = DATA / "SynthModel_Spatial-DISE.xlsx"
+    frame = read_result_table(path)
+    res = spatial.grade(frame, benchmark="spatialdise", recorded=None)
+    assert set(res.rows["status"]) == {"needs_judge"}
+    assert res.stats["decided"]["undecided"] == frame.height
+    # --judge none: VLMEvalKit's exact_matching policy (compute_mcq_score); this archive
+    # was graded by an LLM, so the run is another method than the archive's.
+    res = spatial.grade(frame, benchmark="spatialdise", recorded=find_records(path, "spatial"), judge_policy="none")
+    assert res.stats["decided"] == {"rules": frame.height, "recorded": 0, "live": 0, "undecided": 0}
+    assert res.stats["archive_method"] == f"judge {JUDGE}" and res.stats["matches_archive"] is False
+    _same_report(res.report, DATA / "rules" / "SynthModel_Spatial-DISE_extract_matching_acc.csv")
     with pytest.raises(ValueError, match="live judging"):
         spatial.grade(frame, benchmark="spatialdise", judge=lambda p: "A")
     with pytest.raises(ValueError, match="unknown spatial benchmark"):
         spatial.grade(frame, benchmark="nope")
+
+
+RULES = [
+    ("MindCubeBench_raw_qa", "mindcubebench"),
+    ("MMSIVideoBench", "mmsivideobench"),
+    ("Spatial-DISE", "spatialdise"),
+    ("VSI-Bench", "vsibench"),
+    ("VSI-Bench-Debiased", "vsibench"),
+    ("SPBench-SI", "spbench"),
+    ("SiteBenchImage", "sitebench"),
+    ("StareBench", "starebench"),
+]
+
+
+@pytest.mark.parametrize(("name", "bench"), RULES)
+def test_archives_graded_without_a_judge_replay_the_rule_path(name, bench):
+    path = DATA / "rules" / f"SynthModel_{name}.xlsx"
+    records = find_records(path, "spatial")
+    assert records.judge == spatial.RULES_TAG
+    assert [p.name for p in records.files] == [f"SynthModel_{name}_extract_matching.xlsx"]
+    res = spatial.grade(read_result_table(path), benchmark=bench, recorded=records)
+    _same_report(res.report, DATA / "rules" / f"SynthModel_{name}_extract_matching_acc.csv")
+    assert res.stats["decided"]["rules"] == res.rows.height - res.stats.get("crashed_rows", 0)
+    assert res.stats["matches_archive"] is True
 
 
 def test_registry_maps_the_names():

@@ -888,6 +888,7 @@ NON_RESULT: tuple[tuple[str, str], ...] = (
     (r".*_REresult\.csv", "a rotational report (TDBench's _REresult.csv)"),
     (r".*_cotpost\.(xlsx|tsv|csv)", "COT-post-processed predictions (MMMU-Pro's _cotpost)"),
     (r".*_acc_all\.csv", "an accuracy report (_acc_all)"),
+    (r".*_extract_matching\.(xlsx|tsv|csv|json)", "a rule-matching output (spatial_bench's _extract_matching)"),
     (r".*\.pkl", "a judge cache (.pkl)"),
     (r".*\.scored\.parquet", "a scored table (gaia-fast grade --out)"),
     (r"status\.json(\.lock)?", "a VLMEvalKit run status (status.json)"),

@@ -458,7 +458,8 @@ def _find_spatial(path: Path, names: set[str]) -> Records | None:
     ``hit``) and the cache ``{stem}_llm_{model}_judge.pkl`` (``index -> (grade,
     extracted)``; VsiBench/SPBench: ``_llm_{model}_mcq_judge.pkl`` and ``_na_judge.pkl``, one
     per kind of row). The judge is named ``llm_{model}``, as the report
-    ``{stem}_llm_{model}_acc.csv`` is."""
+    ``{stem}_llm_{model}_acc.csv`` is. With none of these, the rule path's table
+    ``{stem}_extract_matching.xlsx`` (judge ``extract_matching``: graded without a judge)."""
     stem = path.stem
     rx = re.compile(rf"{re.escape(stem)}_(?P<j>llm_.+?)(?P<pkl>_(?:mcq_|na_)?judge\.pkl|\.(?:{'|'.join(_TABLE_EXT)}|pkl))")
     by_judge: dict[str, list[Path]] = {}
@@ -468,7 +469,16 @@ def _find_spatial(path: Path, names: set[str]) -> Records | None:
             continue  # reports (_acc)
         by_judge.setdefault(m.group("j"), []).append(path.parent / name)
     if not by_judge:
-        return None
+        # Graded without a judge (the rule path): {stem}_extract_matching.xlsx, named so the
+        # family replays the rules and the report {stem}_extract_matching_acc.csv is found.
+        rules = [path.parent / f"{stem}_extract_matching.{ext}" for ext in _TABLE_EXT if f"{stem}_extract_matching.{ext}" in names]
+        if not rules:
+            return None
+        rnotes: list[str] = []
+        res = _table_entries(rules[0], ("pred_extracted", "hit"), rnotes)
+        if res is None:
+            return Records(path, "spatial", "extract_matching", (), {}, (), rnotes)
+        return Records(path, "spatial", "extract_matching", (rules[0],), res[0], res[1], rnotes)
     notes: list[str] = []
     judge = max(by_judge, key=lambda j: (_newest(by_judge[j]), j))
     if len(by_judge) > 1:

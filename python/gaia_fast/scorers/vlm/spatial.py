@@ -20,6 +20,11 @@ e8e78f05). Two flows, each extract -> score -> aggregate here:
   per grouping column, ``{prefix}{value}_accuracy`` (prefix ``{column}.`` when there are
   several grouping columns), the benchmark's preferred order first, then the remaining
   metrics in the order the summary met them (values in index order).
+  VLMEvalKit's rule path (judge model None / ``exact_matching``, or no API key:
+  ``compute_mcq_score``, the option letters of prediction and answer by ``can_match_option``)
+  is taken with ``judge_policy="none"`` and for an archive graded that way (its records are
+  ``{stem}_extract_matching.xlsx``; report ``{stem}_extract_matching_acc.csv``); the same in
+  every judge-graded flow below (NA rows: ``compute_na_score``).
 * ``sitebench`` (``SiteBenchBase.evaluate``): the same recorded grades (cache
   ``{stem}_llm_{J}_mcq_judge.pkl``); the report ``{stem}_llm_{J}_acc.csv`` is ``metric,
   value`` (tab-separated, unrounded): overall accuracy and class-adjusted accuracy (CAA,
@@ -341,6 +346,11 @@ def _to_float(value: Any) -> float | None:
 # --------------------------------------------------------------------------------------
 
 
+def _judged(recorded: Records | None) -> bool:
+    """Whether the records say a judge graded the archive (not the rule path's table)."""
+    return recorded is not None and bool(recorded.files) and recorded.judge != RULES_TAG
+
+
 def _grade_count(frame: pl.DataFrame, recorded: Records | None = None) -> GradeResult:
     for name in ("index", "answer", "question_type"):
         if name not in frame.columns:
@@ -398,8 +408,8 @@ def _grade_count(frame: pl.DataFrame, recorded: Records | None = None) -> GradeR
         "method": "rules (can_match_na + mean relative accuracy)",
         # An archive graded with --judge (compute_na_score_llm) kept _llm_{model} files: say
         # it was graded otherwise (the rules are run.py's default for this set).
-        "archive_method": f"judge {recorded.judge}" if recorded is not None and recorded.files else None,
-        "matches_archive": not (recorded is not None and recorded.files),
+        "archive_method": f"judge {recorded.judge}" if _judged(recorded) else None,
+        "matches_archive": not _judged(recorded),
         "reference_error": reference_error,
         "status": dict(sorted(rows.group_by("status").len().iter_rows())),
         "judge": False,
@@ -566,20 +576,67 @@ def _stare_report(frame: pl.DataFrame, kept: list[int], hits: list[int], extract
     return out + list(summary.items()) + list(f1s.items())
 
 
+#: The judge name of the rule path's files (``{stem}_extract_matching.xlsx``).
+RULES_TAG = "extract_matching"
+
+
+def _rule_mcq(pred: str | None, answer: str | None) -> tuple[str | None, float]:
+    """``compute_mcq_score`` for one row: the option letters of prediction and answer
+    compared (``exact_match`` of their ``str``: two unreadable ones, ``False``, are equal)."""
+    p = can_match_option("nan" if pred is None else pred)
+    g = can_match_option(("nan" if answer is None else answer).strip())
+    return p, 1.0 if str(p or False).lower() == str(g or False).lower() else 0.0
+
+
+def _uses_rules(judge_policy: str, recorded: Records | None) -> bool:
+    """The rule path: ``--judge none`` (VLMEvalKit's ``exact_matching`` policy), or an
+    archive graded that way (its records are the ``_extract_matching`` table)."""
+    return judge_policy == "none" or (recorded is not None and recorded.judge == RULES_TAG)
+
+
+def _methods(rules: bool, judge_policy: str, recorded: Records | None, kept: int, undecided: int) -> tuple[str, str | None, bool]:
+    """(method, archive_method, matches_archive) of a judge-graded set."""
+    archive_rules = recorded is not None and recorded.judge == RULES_TAG and bool(recorded.files)
+    if archive_rules:
+        archive_method = "rules (extract_matching: no judge)"
+    else:
+        archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    if rules:
+        method = f"rules (extract_matching: can_match_option / can_match_na, {kept} rows)"
+        return method, archive_method, archive_method is None or archive_rules
+    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    method = " + ".join(p for p in (
+        f"{who} ({kept} rows)" if kept else "",
+        f"{undecided} rows undecided (needs_judge)" if undecided else "",
+    ) if p) or "no rows"
+    return method, archive_method, archive_method is not None and undecided == 0
+
+
 def _grade_mcq(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Records | None) -> GradeResult:
     group_cols, order = BENCHMARKS[bench]
     if "index" not in frame.columns:
         raise ValueError(f"{bench}: the result table has no 'index' column (columns: {sorted(frame.columns)})")
-    use = recorded if judge_policy == "auto" else None
+    rules = _uses_rules(judge_policy, recorded)
+    use = recorded if judge_policy == "auto" and not rules else None
     n = frame.height
     keys = frame["index"].cast(pl.String).to_list()
+    preds = frame["prediction"].cast(pl.String).to_list()
+    answers = frame["answer"].cast(pl.String).to_list() if "answer" in frame.columns else [None] * n
     grades: list[str | None] = []
     extracted: list[str | None] = []
     scores: list[float | None] = []
     status: list[str] = []
     reasons: list[str] = []
     who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
-    for k in keys:
+    for i, k in enumerate(keys):
+        if rules:
+            p, hit = _rule_mcq(preds[i], answers[i])
+            grades.append(None)
+            extracted.append(p)
+            scores.append(hit)
+            status.append("ok" if p else "no_answer")
+            reasons.append(f"rules: option {p or 'none'}: hit {hit:g}")
+            continue
         rec = use.get(k) if use is not None and k is not None else None
         g = None if rec is None else rec.get("judge_grade")
         g = None if g is None or (isinstance(g, float) and math.isnan(g)) else str(g)
@@ -622,15 +679,8 @@ def _grade_mcq(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
         pl.Series("reason", reasons, pl.String),
     )
     undecided = n - len(kept)
-    decided = {"rules": 0, "recorded": len(kept), "live": 0, "undecided": undecided}
-    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
-    if judge_policy == "none":
-        method = "no judge (--judge none): every row of this set is judge-graded upstream, so every row needs_judge"
-    else:
-        method = " + ".join(p for p in (
-            f"{who} ({len(kept)} rows)" if kept else "",
-            f"{undecided} rows undecided (needs_judge)" if undecided else "",
-        ) if p) or "no rows"
+    decided = {"rules": len(kept) if rules else 0, "recorded": 0 if rules else len(kept), "live": 0, "undecided": undecided}
+    method, archive_method, matches = _methods(rules, judge_policy, recorded, len(kept), undecided)
     correct = float(sum(hits))
     stats: dict[str, Any] = {
         "benchmark": bench,
@@ -644,7 +694,7 @@ def _grade_mcq(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
         "method": method,
         "judge_policy": judge_policy,
         "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0,
+        "matches_archive": matches,
         "status": dict(sorted(rows.group_by("status").len().iter_rows())),
         "judge": False,
         "report_unrounded": dict(metrics),
@@ -663,7 +713,9 @@ def _grade_vsi(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
         if name not in frame.columns:
             raise ValueError(f"{bench}: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
     kinds = _TASK_TYPES[bench]
-    use = recorded if judge_policy == "auto" else None
+    rules = _uses_rules(judge_policy, recorded)
+    use = recorded if judge_policy == "auto" and not rules else None
+    preds = frame["prediction"].cast(pl.String).to_list()
     who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
     n = frame.height
     keys = frame["index"].cast(pl.String).to_list()
@@ -689,6 +741,24 @@ def _grade_vsi(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
             scores.append(None)
             status.append("error")
             reasons.append(f"error: unknown question_type {qtypes[i]!r}; not counted")
+            continue
+        if rules:
+            grades.append(None)
+            if kind == "MCQ":
+                p, hit = _rule_mcq(preds[i], answers[i])
+                extracted.append(p)
+                scores.append(hit)
+                status.append("ok" if p else "no_answer")
+                reasons.append(f"rules: option {p or 'none'}: hit {hit:g}")
+            else:
+                num = can_match_na("nan" if preds[i] is None else preds[i])
+                gt = _to_float(answers[i])
+                ok = num is not None and gt is not None and not math.isnan(gt)
+                sc = mean_relative_accuracy(num, gt) if ok else 0.0
+                extracted.append(None if num is None else repr(num))
+                scores.append(sc)
+                status.append("ok" if ok else "no_answer" if num is None else "bad_truth")
+                reasons.append(f"rules: number {num!r} vs {answers[i]!r}: MRA {sc:g}")
             continue
         if rec is None or g is None:
             grades.append(None)
@@ -747,15 +817,8 @@ def _grade_vsi(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
     )
     undecided = status.count("needs_judge")
     kept = [s for s in scores if s is not None]
-    decided = {"rules": 0, "recorded": len(kept), "live": 0, "undecided": undecided}
-    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
-    if judge_policy == "none":
-        method = "no judge (--judge none): every row of this set is judge-graded upstream, so every row needs_judge"
-    else:
-        method = " + ".join(p for p in (
-            f"{who} ({len(kept)} rows)" if kept else "",
-            f"{undecided} rows undecided (needs_judge)" if undecided else "",
-        ) if p) or "no rows"
+    decided = {"rules": len(kept) if rules else 0, "recorded": 0 if rules else len(kept), "live": 0, "undecided": undecided}
+    method, archive_method, matches = _methods(rules, judge_policy, recorded, len(kept), undecided)
     stats: dict[str, Any] = {
         "benchmark": bench,
         "variant": None,
@@ -768,7 +831,7 @@ def _grade_vsi(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
         "method": method,
         "judge_policy": judge_policy,
         "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0,
+        "matches_archive": matches,
         "status": dict(sorted(rows.group_by("status").len().iter_rows())),
         "judge": False,
         "crashed_rows": status.count("error"),
@@ -922,7 +985,7 @@ def _grade_spar(frame: pl.DataFrame, recorded: Records | None) -> GradeResult:
         pl.Series("reason", reasons, pl.String),
     )
     kept = [x for x in scores if x is not None]
-    graded_by_judge = recorded is not None and bool(recorded.files)
+    graded_by_judge = _judged(recorded)
     stats: dict[str, Any] = {
         "benchmark": "sparbench",
         "variant": None,
