@@ -813,9 +813,9 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"VSI-Bench(?:-Debiased)?(?:_(?:128|64|32|16)frame|_[12]fps)?",),
             report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
             description="VSI-Bench: VsiBench.evaluate from the recorded LLM grades (MCQ rows: grade A; NA rows: the judge's number, MRA)",
-            # 731ca67b (2025-12-04): a rules evaluation (class VSIBench, _acc.csv by type), not
-            # ported: variant "2025-12" is refused; ef83c66c (2026-03-04): the spatial_bench flow.
-            variants=(("2025-12-04", "2025-12"), ("2026-03-04", None)),
+            # ef83c66c (2026-03-04) added these names; the older class VSIBench (731ca67b,
+            # 2025-12-04) graded other names (VSIBench, vsibench_16frame, ...) by its own rules.
+            variants=(("2026-03-04", None),),
             grading="judge",
         ),
         Benchmark(

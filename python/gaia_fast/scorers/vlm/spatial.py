@@ -1039,9 +1039,6 @@ def grade(
     bench = benchmark.lower() if isinstance(benchmark, str) else None
     if bench not in BENCHMARKS:
         raise ValueError(f"unknown spatial benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
-    if variant == "2025-12" and bench == "vsibench":
-        raise ValueError("vsibench variant '2025-12' (731ca67b, 2025-12-04 to 2026-03-03: VSIBench's own rules, "
-                         "critic_multichoice and mra per row) is not ported")
     if variant not in (None, "ef83c66c"):
         raise ValueError(f"{bench} has one rule (variant 'ef83c66c', 2026-03-04 to head), not {variant!r}")
     if judge_policy not in JUDGE_POLICIES:
