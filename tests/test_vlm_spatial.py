@@ -337,3 +337,12 @@ def test_sparbench_report_matches_vlmevalkit():
 def test_vci_metric():
     assert spatial.vci_metric("move_right:0.3", "move_right:0.3") == 1.0
     assert spatial.vci_metric("move_forward:1", "move_backward:1") == 0.8  # one of five moves wrong
+
+
+def test_mmsivideo_subset_report_matches_vlmevalkit():
+    stem = "SynthModel_MMSIVideoBench_1fps"
+    path = DATA / f"{stem}.xlsx"
+    res = spatial.grade(read_result_table(path), benchmark="mmsivideobench", recorded=find_records(path, "spatial"))
+    _same_report(res.report, DATA / f"{stem}_{JUDGE}_acc.csv")
+    subset = pl.DataFrame(res.stats["report_subset"])
+    _same_report(subset, DATA / f"{stem}_{JUDGE}_subset_acc.csv")

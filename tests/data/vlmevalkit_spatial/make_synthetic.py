@@ -116,6 +116,14 @@ pd.DataFrame(
     [{"index": i, "video": f"v{i}.mp4", "question": f"Video question {i}", "candidates": "['left', 'right', 'up', 'down']",
       "answer": "B", "task_type": t, "sub_task_type": s, "prediction": preds[p]} for i, t, s, p in video]
 ).to_excel(out / "SynthModel_MMSIVideoBench.xlsx", index=False)
+# MMSIVideo_U50-style sub-bench tags (MMSIVideoBench._aggregate_subsets): a second archive.
+sub_tags = {1: ("level_1", "Robot"), 2: ("level_2", None), 3: ("level_1", "Robot"), 5: ("level_3", "none"),
+            8: (None, "Robot"), 9: ("level_2", ""), 12: ("level_1", None)}
+pd.DataFrame(
+    [{"index": i, "video": f"v{i}.mp4", "question": f"Video question {i}", "candidates": "['left', 'right', 'up', 'down']",
+      "answer": "B", "task_type": t, "sub_task_type": s, "Easy2hard": sub_tags.get(i, (None, None))[0],
+      "Robot": sub_tags.get(i, (None, None))[1], "prediction": preds[p]} for i, t, s, p in video]
+).to_excel(out / "SynthModel_MMSIVideoBench_1fps.xlsx", index=False)
 
 dise = [
     (21, "2D Rotation", "hard", "Intrinsic-Dynamic", 0), (22, "3D Folding", "easy", "Extrinsic-Static", 1),

@@ -612,6 +612,25 @@ def _methods(rules: bool, judge_policy: str, recorded: Records | None, kept: int
     return method, archive_method, archive_method is not None and undecided == 0
 
 
+_MMSI_SUB_BENCHES = ("Easy2hard", "Grounding", "Indoor_Scene_Perception", "Robot")
+
+
+def _mmsi_subsets(frame: pl.DataFrame, kept: list[int], hits: list[int]) -> list[tuple[str, float]]:
+    """``MMSIVideoBench._aggregate_subsets`` (``{stem}_{J}_subset_acc.csv``, written only
+    when a row has a sub-bench tag): per sub-bench column, ``({col})Avg`` and
+    ``({col}){tag}`` accuracies * 100, keys in the order the rows (by index) meet them."""
+    cols = {c: frame[c].cast(pl.String).to_list() for c in _MMSI_SUB_BENCHES if c in frame.columns}
+    scores: dict[str, list[float]] = {}
+    for j, i in enumerate(kept):
+        for c, vals in cols.items():
+            tag = vals[i]
+            if tag is None or tag.strip().lower() in ("nan", "null", "none", ""):
+                continue
+            scores.setdefault(f"({c})Avg", []).append(float(hits[j]))
+            scores.setdefault(f"({c}){tag}", []).append(float(hits[j]))
+    return [(k, _np_mean(v) * 100.0) for k, v in scores.items()]
+
+
 def _grade_mcq(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Records | None) -> GradeResult:
     group_cols, order = BENCHMARKS[bench]
     if "index" not in frame.columns:
@@ -698,6 +717,8 @@ def _grade_mcq(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
         "status": dict(sorted(rows.group_by("status").len().iter_rows())),
         "judge": False,
         "report_unrounded": dict(metrics),
+        **({"report_subset": [{"metric": k, "value": _fmt4(v)} for k, v in _mmsi_subsets(frame, [kept[j] for j in order_idx], hits)]}
+           if bench == "mmsivideobench" else {}),
     }
     if recorded is not None:
         stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
