@@ -675,6 +675,190 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2024-01-17", "classic"),),  # 8966cd4d: LLaVABench added; the same report at head
             grading="judge",
         ),
+        # --- spatial branch: EASI spatial sets graded by vlmeval/dataset/utils/spatial_bench ---
+        Benchmark(
+            "vsisupercount",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "vsisupercount"},
+            datasets=(r"VsiSuperCount_(?:10|30|60|120)mins(?:_(?:128|64|32|16)frame|_[12]fps)?",),
+            report="_extract_matching_acc.csv",  # compute_na_score's report (tab-separated)
+            description="VSI-SUPER-Count: can_match_na and mean relative accuracy per question_type (spatial_bench NA score)",
+            variants=(("2026-03-04", None),),  # ef83c66c: EASI sets added; 401916c0 restyled only
+            grading="rules",
+        ),
+        Benchmark(
+            "mindcubebench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "mindcubebench"},
+            datasets=(r"MindCubeBench(?:_tiny)?_raw_qa",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="MindCube: the recorded LLM grades (compute_score_llm, hit = grade A) and eval_mcq_score's accuracy table",
+            variants=(("2026-03-04", None),),  # ef83c66c: EASI sets added; 401916c0 restyled only
+            grading="judge",
+        ),
+        Benchmark(
+            "embspatialbench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "embspatialbench"},
+            datasets=(r"EmbSpatialBench",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="EmbSpatial-Bench: the recorded LLM grades (compute_score_llm, hit = grade A) and eval_mcq_score's accuracy table",
+            variants=(("2026-03-04", None),),  # ef83c66c: EASI sets added; 401916c0 restyled only
+            grading="judge",
+        ),
+        Benchmark(
+            "viewspatialbench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "viewspatialbench"},
+            datasets=(r"ViewSpatialBench",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="ViewSpatial-Bench: the recorded LLM grades (compute_score_llm, hit = grade A) and eval_mcq_score's accuracy table",
+            variants=(("2026-03-04", None),),  # ef83c66c: EASI sets added; 401916c0 restyled only
+            grading="judge",
+        ),
+        Benchmark(
+            "mmsibench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "mmsibench"},
+            datasets=(r"MMSIBench_wo_circular",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="MMSI-Bench: the recorded LLM grades (compute_score_llm, hit = grade A) and eval_mcq_score's accuracy table",
+            variants=(("2026-03-04", None),),  # ef83c66c: EASI sets added; 401916c0 restyled only
+            grading="judge",
+        ),
+        Benchmark(
+            "spatialvizbench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "spatialvizbench"},
+            datasets=(r"SpatialVizBench(?:_CoT)?",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="SpatialViz-Bench: the recorded LLM grades (compute_score_llm, hit = grade A) and eval_mcq_score's accuracy table",
+            variants=(("2026-03-04", None),),  # ef83c66c: EASI sets added; 401916c0 restyled only
+            grading="judge",
+        ),
+        Benchmark(
+            "spatialdise",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "spatialdise"},
+            datasets=(r"Spatial-DISE(?:_(?:BENCH|TEST|VAL|TRAIN))?(?:_(?:MERGE|SEPARATE))?",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="Spatial-DISE: the recorded LLM grades (compute_score_llm, hit = grade A) and eval_mcq_score's accuracy table",
+            variants=(("2026-07-14", None),),  # a8b12bf1: Spatial-DISE added
+            grading="judge",
+        ),
+        Benchmark(
+            "omnispatialbench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "omnispatialbench"},
+            datasets=(r"OmniSpatialBench(?:_default|_zeroshot_cot|_manual_cot)?",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="OmniSpatial: the recorded LLM grades (compute_score_llm, hit = grade A) and eval_mcq_score's accuracy table",
+            variants=(("2026-03-04", None),),  # ef83c66c: EASI sets added; 401916c0 restyled only
+            grading="judge",
+        ),
+        Benchmark(
+            "eriq",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "eriq"},
+            datasets=(r"ERIQ",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="ERIQ: the recorded LLM grades (compute_score_llm, hit = grade A) and eval_mcq_score's accuracy table",
+            variants=(("2026-03-04", None),),  # ef83c66c: EASI sets added; 401916c0 restyled only
+            grading="judge",
+        ),
+        Benchmark(
+            "vsisuperrecall",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "vsisuperrecall"},
+            datasets=(r"VsiSuperRecall_(?:10|30|60|120|240)mins(?:_(?:128|64|32|16)frame|_[12]fps)?",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="VSI-SUPER-Recall: the recorded LLM grades (compute_score_llm, hit = grade A) and eval_mcq_score's accuracy table",
+            variants=(("2026-03-04", None),),  # ef83c66c: EASI sets added; 401916c0 restyled only
+            grading="judge",
+        ),
+        Benchmark(
+            "mmsivideobench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "mmsivideobench"},
+            datasets=(r"MMSIVideoBench(?:_(?:300|64|50|32)frame|_1fps)?",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="MMSI-Video-Bench: the recorded LLM grades (compute_score_llm, hit = grade A) and eval_mcq_score's accuracy table",
+            variants=(("2026-03-04", None),),  # ef83c66c: EASI sets added; 401916c0 restyled only
+            grading="judge",
+        ),
+        Benchmark(
+            "stibench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "stibench"},
+            datasets=(r"STI-Bench(?:_(?:64|32|30)frame|_1fps)?",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="STI-Bench: the recorded LLM grades (compute_score_llm, hit = grade A) and eval_mcq_score's accuracy table",
+            variants=(("2026-03-04", None),),  # ef83c66c: EASI sets added; 401916c0 restyled only
+            grading="judge",
+        ),
+        Benchmark(
+            "dsrbench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "dsrbench"},
+            datasets=(r"DSRBench(?:_(?:64|32|30)frame|_1fps)?",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="DSR-Bench: the recorded LLM grades (compute_score_llm, hit = grade A) and eval_mcq_score's accuracy table",
+            variants=(("2026-03-04", None),),  # ef83c66c: EASI sets added; 401916c0 restyled only
+            grading="judge",
+        ),
+        Benchmark(
+            "vsibench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "vsibench"},
+            datasets=(r"VSI-Bench(?:-Debiased)?(?:_(?:128|64|32|16)frame|_[12]fps)?",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="VSI-Bench: VsiBench.evaluate from the recorded LLM grades (MCQ rows: grade A; NA rows: the judge's number, MRA)",
+            # ef83c66c (2026-03-04) added these names; the older class VSIBench (731ca67b,
+            # 2025-12-04) graded other names (VSIBench, vsibench_16frame, ...) by its own rules.
+            variants=(("2026-03-04", None),),
+            grading="judge",
+        ),
+        Benchmark(
+            "spbench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "spbench"},
+            datasets=(r"SPBench-(?:MV|SI)(?:_CoT)?",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="SPBench: VsiBench.evaluate with SPBench's task types, from the recorded LLM grades",
+            variants=(("2026-03-04", None),),  # ef83c66c: added; 401916c0 restyled only
+            grading="judge",
+        ),
+        Benchmark(
+            "sitebench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "sitebench"},
+            datasets=(r"SiteBenchImage", r"SiteBenchVideo(?:_(?:64|32)frame|_1fps)?"),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="SITE-Bench: the recorded LLM grades, accuracy and class-adjusted accuracy (compute_caa_score) per category",
+            variants=(("2026-03-04", None),),  # ef83c66c: added; 401916c0 restyled only
+            grading="judge",
+        ),
+        Benchmark(
+            "starebench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "starebench"},
+            datasets=(r"StareBench(?:_CoT)?",),
+            report="_acc.csv",  # upstream: {stem}_llm_{judge}_acc.csv, found through the records' judge name
+            description="STARE: the recorded LLM grades, accuracy per category, F1 of the yes/no categories and the 6-term macro",
+            variants=(("2026-03-04", None),),  # ef83c66c: added; 401916c0 restyled only
+            grading="judge",
+        ),
+        Benchmark(
+            "sparbench",
+            "gaia_fast.scorers.vlm.spatial",
+            {"benchmark": "sparbench"},
+            datasets=(r"SparBench(?:_tiny)?",),
+            report="_extract_matching_acc.csv",  # the rule path's report (tab-separated, two rows)
+            description="SPAR-Bench: can_match_option letters, can_match_na + MRA and the VCI metric per task; Low/Middle/High means",
+            variants=(("2026-03-04", None),),  # ef83c66c: added; 401916c0 restyled only
+            grading="rules",
+        ),
+        # --- end spatial branch ---
     )
 }
 
@@ -688,7 +872,7 @@ UNSUPPORTED: dict[str, str] = {
 #: VLMEvalKit datasets with no flow here whose name ends like a registered one
 #: (``Creation_MMBench`` is not ``{model}_MMBench``): :func:`detect` never reads them as the
 #: shorter name. The registry test finds any new one.
-LOOKALIKES: frozenset[str] = frozenset({"Creation_MMBench", "LiveMMBench_Reasoning_circular", "MMSIBench_wo_circular"})
+LOOKALIKES: frozenset[str] = frozenset({"Creation_MMBench", "LiveMMBench_Reasoning_circular"})
 
 #: File names of VLMEvalKit's evaluation outputs and caches (not results to grade), with
 #: what they are. A ``{stem}_{anything}`` file beside a result file ``{stem}`` is one too
@@ -704,6 +888,7 @@ NON_RESULT: tuple[tuple[str, str], ...] = (
     (r".*_REresult\.csv", "a rotational report (TDBench's _REresult.csv)"),
     (r".*_cotpost\.(xlsx|tsv|csv)", "COT-post-processed predictions (MMMU-Pro's _cotpost)"),
     (r".*_acc_all\.csv", "an accuracy report (_acc_all)"),
+    (r".*_extract_matching\.(xlsx|tsv|csv|json)", "a rule-matching output (spatial_bench's _extract_matching)"),
     (r".*\.pkl", "a judge cache (.pkl)"),
     (r".*\.scored\.parquet", "a scored table (gaia-fast grade --out)"),
     (r"status\.json(\.lock)?", "a VLMEvalKit run status (status.json)"),

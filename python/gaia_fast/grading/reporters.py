@@ -99,8 +99,16 @@ def read_report(path: str | os.PathLike) -> pl.DataFrame:
         if first.startswith("__UNNAMED__") and frame[first].cast(pl.Int64, strict=False).to_list() == list(range(frame.height)):
             frame = frame.drop(first)  # pandas' row index, written by 2023's to_excel
     else:
-        frame = pl.read_csv(p, infer_schema_length=0, separator="\t" if suffix == ".tsv" else ",")
+        frame = pl.read_csv(p, infer_schema_length=0, separator="\t" if suffix == ".tsv" or _tab_separated(p) else ",")
     return frame.with_columns(_numeric(frame[c]) for c in frame.columns)
+
+
+def _tab_separated(p: Path) -> bool:
+    """A ``.csv`` written with ``to_csv(sep='\\t')`` (spatial_bench's ``_acc.csv``): its
+    header has more tabs than commas."""
+    with p.open(encoding="utf-8", errors="replace") as f:
+        head = f.readline()
+    return head.count("\t") > head.count(",")
 
 
 def _numeric(s: pl.Series) -> pl.Series:

@@ -15,6 +15,9 @@ outputs"; the names are the same from c03bc048, 2024-07, to head):
   for the rows the judge was asked about, and ``{stem}_auxmatch.{xlsx,tsv,json}``, the rows plus
   ``extracted`` (every row's final answer; VLMEvalKit re-reads it instead of extracting again)
   and ``score``. Neither names the judge.
+* spatial_bench (EASI spatial sets): ``{stem}_llm_{model}.xlsx`` (the rows plus
+  ``judge_grade``, ``pred_extracted``, ``hit``) and ``{stem}_llm_{model}_judge.pkl``
+  (``index -> (grade, extracted)``); see :func:`_find_spatial`.
 * judge-scored VQA (MMVet): ``{stem}_{J}.{xlsx,pkl}``: the rows plus ``score`` (and, from
   2023-12-11, ``log``); the pkl is ``index -> {"score", "log"}``. 2023-12 archives keep the
   judge's raw reply text in ``score``. LLaVABench: ``{stem}_openai_result.xlsx``, the rows
@@ -292,7 +295,7 @@ def _kind_of(path: Path) -> str | None:
     if found is None:
         return None
     module = found.benchmark.module.rsplit(".", 1)[-1]
-    return {"mcq": "mcq", "yorn": "yorn", "judged": "judged"}.get(module)
+    return {"mcq": "mcq", "yorn": "yorn", "judged": "judged", "spatial": "spatial"}.get(module)
 
 
 def _belongs_to_longer_stem(folder_names: set[str], stem: str, judge: str) -> bool:
@@ -449,6 +452,72 @@ def _find_judged(path: Path, names: set[str]) -> Records | None:
     return Records(path, "judged", judge, tuple(used), entries, columns, notes)
 
 
+def _find_spatial(path: Path, names: set[str]) -> Records | None:
+    """spatial_bench's LLM grades (``eval_mcq_score`` with ``compute_score_llm``):
+    ``{stem}_llm_{model}.{xlsx,...}`` (the rows plus ``judge_grade``, ``pred_extracted``,
+    ``hit``) and the cache ``{stem}_llm_{model}_judge.pkl`` (``index -> (grade,
+    extracted)``; VsiBench/SPBench: ``_llm_{model}_mcq_judge.pkl`` and ``_na_judge.pkl``, one
+    per kind of row). The judge is named ``llm_{model}``, as the report
+    ``{stem}_llm_{model}_acc.csv`` is. With none of these, the rule path's table
+    ``{stem}_extract_matching.xlsx`` (judge ``extract_matching``: graded without a judge)."""
+    stem = path.stem
+    rx = re.compile(rf"{re.escape(stem)}_(?P<j>llm_.+?)(?P<pkl>_(?:mcq_|na_)?judge\.pkl|\.(?:{'|'.join(_TABLE_EXT)}|pkl))")
+    by_judge: dict[str, list[Path]] = {}
+    for name in sorted(names):
+        m = rx.fullmatch(name)
+        if not m or _NOT_JUDGE.fullmatch(m.group("j")):
+            continue  # reports (_acc)
+        by_judge.setdefault(m.group("j"), []).append(path.parent / name)
+    if not by_judge:
+        # Graded without a judge (the rule path): {stem}_extract_matching.xlsx, named so the
+        # family replays the rules and the report {stem}_extract_matching_acc.csv is found.
+        rules = [path.parent / f"{stem}_extract_matching.{ext}" for ext in _TABLE_EXT if f"{stem}_extract_matching.{ext}" in names]
+        if not rules:
+            return None
+        rnotes: list[str] = []
+        res = _table_entries(rules[0], ("pred_extracted", "hit"), rnotes)
+        if res is None:
+            return Records(path, "spatial", "extract_matching", (), {}, (), rnotes)
+        return Records(path, "spatial", "extract_matching", (rules[0],), res[0], res[1], rnotes)
+    notes: list[str] = []
+    judge = max(by_judge, key=lambda j: (_newest(by_judge[j]), j))
+    if len(by_judge) > 1:
+        notes.append(f"records of several judges beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
+    fields = ("judge_grade", "pred_extracted", "hit")
+    # The table first (what the report was computed from), then the cache for indexes it lacks.
+    files = sorted(by_judge[judge], key=lambda p: (p.name.endswith("_judge.pkl"), p.suffix == ".pkl", p.suffix))
+    entries: dict[str, dict[str, Any]] = {}
+    used: list[Path] = []
+    columns: tuple[str, ...] = ()
+    for f in files:
+        if f.name.endswith("_judge.pkl"):
+            data = safe_pickle.load(f)
+            if not isinstance(data, dict):
+                notes.append(f"{f.name}: not used: it holds a {type(data).__name__}, not the index -> (grade, extracted) cache")
+                continue
+            got: dict[str, dict[str, Any]] | None = {}
+            for k, v in data.items():
+                key = index_key(k)
+                if key is None:
+                    continue
+                # parallel_llm_extract: a value that is not a pair gives (None, None).
+                g, ex = (v[0], v[1]) if isinstance(v, (list, tuple)) and len(v) >= 2 else (None, None)
+                got[key] = {"judge_grade": g, "pred_extracted": ex, "hit": 1 if g == "A" else 0}
+        elif f.suffix == ".pkl":
+            got = _pickle_entries(f, notes, fields=fields)
+        else:
+            res = _table_entries(f, fields, notes)
+            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
+            if got is not None and not any("hit" in r or "judge_grade" in r for r in got.values()):
+                notes.append(f"{f.name}: not used: it has no 'judge_grade' or 'hit' column")
+                got = None
+        if got is None:
+            continue
+        _merge(entries, got, f.name, notes, ("judge_grade",))
+        used.append(f)
+    return Records(path, "spatial", judge, tuple(used), entries, columns, notes)
+
+
 def find_records(result_path: str | Path, kind: str | None = None) -> Records | None:
     """The recorded judge outputs beside ``result_path`` (a VLMEvalKit ``{stem}.xlsx``),
     loaded; None when there are none (or none usable: a warning is logged with why).
@@ -459,8 +528,8 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
     pickle naming a forbidden global raises
     :class:`gaia_fast.io.safe_pickle.UnsafePickleError` (naming the file)."""
     path = Path(result_path)
-    if kind is not None and kind not in ("mcq", "yorn", "judged"):
-        raise ValueError(f"kind must be 'mcq', 'yorn' or 'judged', not {kind!r}")
+    if kind is not None and kind not in ("mcq", "yorn", "judged", "spatial"):
+        raise ValueError(f"kind must be 'mcq', 'yorn', 'judged' or 'spatial', not {kind!r}")
     try:
         names = {p.name for p in path.parent.iterdir() if p.name.startswith(path.stem + "_")}
     except OSError as e:
@@ -468,7 +537,7 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
     if not names:
         return None
     kind = kind or _kind_of(path)
-    finders = {"mcq": _find_mcq, "yorn": _find_yorn, "judged": _find_judged}
+    finders = {"mcq": _find_mcq, "yorn": _find_yorn, "judged": _find_judged, "spatial": _find_spatial}
     for k in (kind,) if kind else ("mcq", "yorn"):
         found = finders[k](path, names)
         if found is None:
