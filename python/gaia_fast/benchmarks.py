@@ -675,6 +675,21 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2024-01-17", "classic"),),  # 8966cd4d: LLaVABench added; the same report at head
             grading="judge",
         ),
+        # --- branch mathjudge: judge-extracted math (issue 22 step 3) ---
+        Benchmark(
+            "mathvista",
+            "gaia_fast.scorers.vlm.math_judged",
+            {"benchmark": "mathvista"},
+            datasets=(r"MathVista_MINI",),
+            # VLMEvalKit writes {stem}_{judge}_score.csv; found under the recorded judge's name.
+            report="_score.csv",
+            description="MathVista_MINI: post_check's prefetch rule, the archive's recorded judge extractions for the rest, MathVista_acc",
+            # 98e3733f (2024-02-04): post_check returns the compared value (a right 0 is no hit);
+            # c26761b8 (2024-04-21): it returns True; then can_infer's changes (c3371551, a67ace50).
+            variants=(("2024-02-04", "2024-01"), ("2024-04-21", "classic"), ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
+        # --- end branch mathjudge ---
     )
 }
 
@@ -682,7 +697,7 @@ BENCHMARKS: dict[str, Benchmark] = {
 #: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
 UNSUPPORTED: dict[str, str] = {
     r"OCRBench_v2(_MINI)?": "OCRBench v2 (its own evaluation)",
-    r"MathVista_MINI|MathVision(_MINI)?|MathVerse_MINI.*|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",
+    r"MathVision(_MINI)?|MathVerse_MINI.*|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",
 }
 
 #: VLMEvalKit datasets with no flow here whose name ends like a registered one

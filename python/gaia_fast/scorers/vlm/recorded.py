@@ -292,7 +292,7 @@ def _kind_of(path: Path) -> str | None:
     if found is None:
         return None
     module = found.benchmark.module.rsplit(".", 1)[-1]
-    return {"mcq": "mcq", "yorn": "yorn", "judged": "judged"}.get(module)
+    return {"mcq": "mcq", "yorn": "yorn", "judged": "judged", "math_judged": "math_judged"}.get(module)
 
 
 def _belongs_to_longer_stem(folder_names: set[str], stem: str, judge: str) -> bool:
@@ -410,9 +410,12 @@ def _find_llava(path: Path, names: set[str]) -> Records | None:
     return Records(path, "judged", "openai", tuple(used), entries, columns, notes)
 
 
-def _find_judged(path: Path, names: set[str]) -> Records | None:
+def _find_judged(path: Path, names: set[str], fields: tuple[str, ...] = ("score", "log"), kind: str = "judged") -> Records | None:
+    """``{stem}_{J}.{xlsx,pkl}``: judge scores (``score``, ``log``), or for judge-extracted
+    math (``kind="math_judged"``, MathVista) the extracted answers (``res``, ``log``)."""
     stem = path.stem
-    if re.search(r"LLaVABench", stem):
+    need = fields[0]
+    if kind == "judged" and re.search(r"LLaVABench", stem):
         found = _find_llava(path, names)
         if found is not None:
             return found
@@ -435,18 +438,18 @@ def _find_judged(path: Path, names: set[str]) -> Records | None:
     columns: tuple[str, ...] = ()
     for f in files:
         if f.suffix == ".pkl":
-            got = _pickle_entries(f, notes, fields=("score", "log"))
+            got = _pickle_entries(f, notes, fields=fields)
         else:
-            res = _table_entries(f, ("score", "log"), notes)
+            res = _table_entries(f, fields, notes)
             got, columns = (None, columns) if res is None else (res[0], columns or res[1])
-            if got is not None and not any("score" in r for r in got.values()):
-                notes.append(f"{f.name}: not used: it has no 'score' column")
+            if got is not None and not any(need in r for r in got.values()):
+                notes.append(f"{f.name}: not used: it has no {need!r} column")
                 got = None
         if got is None:
             continue
-        _merge(entries, got, f.name, notes, ("score",))
+        _merge(entries, got, f.name, notes, (need,))
         used.append(f)
-    return Records(path, "judged", judge, tuple(used), entries, columns, notes)
+    return Records(path, kind, judge, tuple(used), entries, columns, notes)
 
 
 def find_records(result_path: str | Path, kind: str | None = None) -> Records | None:
@@ -459,8 +462,8 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
     pickle naming a forbidden global raises
     :class:`gaia_fast.io.safe_pickle.UnsafePickleError` (naming the file)."""
     path = Path(result_path)
-    if kind is not None and kind not in ("mcq", "yorn", "judged"):
-        raise ValueError(f"kind must be 'mcq', 'yorn' or 'judged', not {kind!r}")
+    if kind is not None and kind not in ("mcq", "yorn", "judged", "math_judged"):
+        raise ValueError(f"kind must be 'mcq', 'yorn', 'judged' or 'math_judged', not {kind!r}")
     try:
         names = {p.name for p in path.parent.iterdir() if p.name.startswith(path.stem + "_")}
     except OSError as e:
@@ -468,7 +471,12 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
     if not names:
         return None
     kind = kind or _kind_of(path)
-    finders = {"mcq": _find_mcq, "yorn": _find_yorn, "judged": _find_judged}
+    finders = {
+        "mcq": _find_mcq,
+        "yorn": _find_yorn,
+        "judged": _find_judged,
+        "math_judged": lambda p, n: _find_judged(p, n, ("res", "log"), "math_judged"),
+    }
     for k in (kind,) if kind else ("mcq", "yorn"):
         found = finders[k](path, names)
         if found is None:

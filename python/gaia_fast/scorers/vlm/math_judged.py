@@ -1,0 +1,300 @@
+"""Judge-extracted math (MathVista_MINI): a judge model only extracts the answer from the
+model's response; rules decide whether it is right. Re-grading applies VLMEvalKit's rule
+first (``post_check(prefetch=True)``) and takes the archive's recorded extraction (``res``)
+only for the rows the rule leaves to the judge; laid out as extract -> score -> aggregate
+(``MathVista_acc``).
+
+Reference: open-compass/VLMEvalKit, ``MathVista.evaluate_heuristic`` /
+``vlmeval/dataset/utils/mathvista.py`` (head e8e78f05; first as
+``vlmeval/evaluate/mathvista_eval.py`` in 8cd20547, 2024-01-01). ``MathVista_auxeval`` asks
+``post_check(line, prefetch=True)`` first:
+
+* ``multi_choice``: ``can_infer(prediction, {A: choice0, ...})``; any truthy result (a
+  letter, or ``Z``) is the row's ``res`` with ``log = "Prefetch succeed"``;
+* ``free_form`` ``integer`` / ``float``: ``int()`` / ``float()`` of the prediction and of the
+  answer; when they are equal (and the value is not 0: ``post_check`` returns the value, and
+  0 reads as false) ``res`` is that number;
+* other answer types (``text``, ``list``): never (upstream compares ``str(None)`` with the
+  answer, so such rows are never right whatever the judge extracts).
+
+Every other row's ``res`` is the judge's extraction, recorded in ``{stem}_{J}.xlsx`` (the rows
+plus ``res`` and ``log``) and ``{stem}_{J}.pkl`` (``index -> {"log", "res"}``).
+``MathVista_acc`` re-reads the xlsx and calls ``post_check(prefetch=False)`` on ``res``
+(pandas' reading: an empty ``res`` or one of pandas' NA words is NaN, ``str`` ``"nan"``).
+The report ``{stem}_{J}_score.csv``: ``Task&Skill, tot, prefetch, hit, prefetch_rate, acc``,
+rows ``Overall`` then each skill and task in order of first appearance.
+
+Variants (``post_check`` era x ``can_infer`` era):
+
+* ``2024-01`` (98e3733f, 2024-02-04, to c26761b8): ``post_check(prefetch=False)`` returns
+  the compared value, so a right answer equal to 0 is not a hit; ``can_infer`` classic.
+* ``classic`` (c26761b8, 2024-04-21): it returns True; ``can_infer`` classic.
+* ``2025-08`` (c3371551, 2025-08-04) and ``2026-06`` (a67ace50, 2026-06-17): the same with
+  those ``can_infer`` versions (head is ``2026-06``).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from typing import Any
+
+import polars as pl
+
+from gaia_fast.scorers.vlm import GradeResult
+from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm._pandas import PANDAS_NA
+from gaia_fast.scorers.vlm.mcq import can_infer
+from gaia_fast.scorers.vlm.recorded import Records
+
+__all__ = ["BENCHMARKS", "PREFETCH_LOG", "VARIANTS", "grade", "post_check"]
+
+BENCHMARKS = {"mathvista": "mathvista"}
+VARIANTS = ("2024-01", "classic", "2025-08", "2026-06")
+#: ``can_infer``'s version in each variant.
+_CAN_INFER = {"2024-01": "classic", "classic": "classic", "2025-08": "2025-08", "2026-06": "2026-06"}
+JUDGE_POLICIES = ("auto", "none")
+#: The log ``MathVista_auxeval`` writes for a row the rule decided.
+PREFETCH_LOG = "Prefetch succeed"
+_NA = frozenset(PANDAS_NA)
+
+
+def _cell(value: str | None) -> str:
+    """A text cell as ``str()`` of what pandas loads from the xlsx (NaN for the NA words)."""
+    return "nan" if value is None or value in _NA else value
+
+
+class _Crash(Exception):
+    """An exception upstream does not catch (``post_check`` catches only ValueError)."""
+
+
+def _choices(text: str | None) -> dict[str, Any]:
+    # ``eval(line['choices'])``: a Python list literal; anything else raises upstream.
+    if text is None or text in _NA:
+        raise _Crash("choices is empty (eval of NaN raises TypeError upstream)")
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError) as e:
+        raise _Crash(f"choices {text[:60]!r} is not a Python literal ({type(e).__name__})") from None
+    try:
+        return {chr(65 + i): v for i, v in enumerate(value)}
+    except TypeError:
+        raise _Crash(f"choices {text[:60]!r} is not a list") from None
+
+
+def post_check(line: dict[str, str | None], response: str, *, prefetch: bool, variant: str = "classic") -> Any:
+    """``post_check`` of one row. ``line``: the row's text cells (``question_type``,
+    ``answer_type``, ``answer``, ``answer_option``, ``choices``); ``response``: the text read
+    (the prediction when ``prefetch``, else ``res``), NaN as ``"nan"``. Returns what upstream
+    returns: with ``prefetch`` the value (a letter, a number) or False; without it True /
+    False (``2024-01``: the value). Raises ``_Crash`` where upstream raises."""
+    res: Any = None
+    ans: Any = _cell(line.get("answer"))
+    try:
+        if line.get("question_type") == "multi_choice":
+            ans = _cell(line.get("answer_option"))
+            res = can_infer(response, _choices(line.get("choices")), _CAN_INFER[variant])
+            res = False if res is None else res
+            if prefetch:
+                return res
+        elif line.get("answer_type") == "integer":
+            res = int(response)
+            ans = int(_cell(line.get("answer")))
+        elif line.get("answer_type") == "float":
+            res = float(response)
+            ans = float(_cell(line.get("answer")))
+        else:
+            res = str(res)
+            ans = str(ans)
+    except ValueError:
+        pass
+    if res == ans:
+        return res if (prefetch or variant == "2024-01") else True
+    return False
+
+
+def _skills(text: str | None) -> list[Any]:
+    """``eval(item['skills'])``, or ``[item['skills']]`` where that is a SyntaxError."""
+    if text is None or text in _NA:
+        raise _Crash("skills is empty (eval of NaN raises TypeError upstream)")
+    try:
+        value = ast.literal_eval(text)
+    except SyntaxError:
+        return [text]
+    except ValueError:
+        raise _Crash(f"skills {text[:60]!r} is not a Python literal") from None
+    try:
+        return list(value)
+    except TypeError:
+        raise _Crash(f"skills {text[:60]!r} is not iterable") from None
+
+
+_REPORT_SCHEMA = {
+    "Task&Skill": pl.String, "tot": pl.Int64, "prefetch": pl.Int64, "hit": pl.Int64,
+    "prefetch_rate": pl.Float64, "acc": pl.Float64,
+}  # fmt: skip
+
+
+def _report(keys: list[tuple[str, list[Any], bool, bool]]) -> pl.DataFrame:
+    """``MathVista_acc``'s table from (task, skills, prefetched, hit) per row."""
+    tot: dict[Any, int] = {}
+    fetch: dict[Any, int] = {}
+    hit: dict[Any, int] = {}
+    for cate, skills, fetched, right in keys:
+        tot["Overall"] = tot.get("Overall", 0) + 1
+        for s in skills:
+            tot[s] = tot.get(s, 0) + 1
+        tot[cate] = tot.get(cate, 0) + 1
+        for k in ("Overall", cate, *skills) if fetched else ():
+            fetch[k] = fetch.get(k, 0) + 1
+        for k in ("Overall", cate, *skills) if right else ():
+            hit[k] = hit.get(k, 0) + 1
+    rows = [
+        (str(k), t, fetch.get(k, 0), hit.get(k, 0), fetch.get(k, 0) / t * 100, hit.get(k, 0) / t * 100)
+        for k, t in tot.items()
+    ]
+    return pl.DataFrame(rows, schema=_REPORT_SCHEMA, orient="row")
+
+
+def grade(
+    frame: pl.DataFrame,
+    *,
+    benchmark: str = "mathvista",
+    variant: str | None = None,
+    seed: int = 0,
+    judge: Any = None,
+    recorded: Records | None = None,
+    judge_policy: str = "auto",
+) -> GradeResult:
+    """Grade a MathVista_MINI result table (``index``, ``prediction``, ``answer``,
+    ``question_type``, ``answer_type``, ``choices``, ``answer_option``, ``task``,
+    ``skills``).
+
+    Each row: the prefetch rule first; a row it leaves open takes the recorded extraction
+    (``recorded``: :func:`gaia_fast.scorers.vlm.recorded.find_records` with
+    ``kind="math_judged"``), else gets ``status="needs_judge"`` (left out of the report).
+    ``judge_policy="none"``: only the rule's rows are graded. Live judging is not
+    supported (``judge`` must be None). ``rows``: every input row plus ``res`` (the
+    extracted answer), ``log``, ``score`` (1.0 hit, 0.0 miss), ``status``, ``reason``.
+    ``report``: ``MathVista_acc``. ``stats``: ``decided`` (rules / recorded / live /
+    undecided), ``method``, ``archive_method``, ``matches_archive``,
+    ``prefetch_disagreements`` (rows whose recorded log says the opposite of the rule
+    about prefetching: a sign of another ``can_infer`` version). ``seed`` is unused.
+    """
+    frame = _check_frame(frame)
+    bench = BENCHMARKS.get(benchmark.lower()) if isinstance(benchmark, str) else None
+    if bench is None:
+        raise ValueError(f"unknown judge-extracted math benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
+    if judge_policy not in JUDGE_POLICIES:
+        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
+    if recorded is not None and not isinstance(recorded, Records):
+        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    if judge is not None:
+        raise ValueError(f"{bench}: live judging is not supported (the extraction prompt is not ported); rows without a recorded extraction are needs_judge")
+    variant = "classic" if variant is None else variant  # most archives: 2024-04 .. 2025-08 (as mcq)
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown MathVista variant {variant!r}; expected one of {', '.join(map(repr, VARIANTS))}")
+    need = ("index", "prediction", "answer", "question_type", "answer_type", "task", "skills")
+    for name in need:
+        if name not in frame.columns:
+            raise ValueError(f"{bench}: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+    use = recorded if judge_policy == "auto" else None
+    cols = [c for c in ("index", "prediction", "answer", "question_type", "answer_type", "choices", "answer_option", "task", "skills") if c in frame.columns]
+    lines = frame.select(pl.col(c).cast(pl.String) for c in cols).to_dicts()
+    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    out_res: list[str | None] = []
+    out_log: list[str | None] = []
+    scores: list[float | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    routes = {"rules": 0, "recorded": 0, "needs_judge": 0, "error": 0}
+    disagree = 0
+    kept: list[tuple[str, list[Any], bool, bool]] = []
+    reference_error = None
+    for row_no, line in enumerate(lines):
+        try:
+            pre = post_check(line, _cell(line.get("prediction")), prefetch=True, variant=variant)
+            rec = use.get(line["index"]) if use is not None and line.get("index") is not None else None
+            rec_log = None if rec is None else rec.get("log")
+            if pre:
+                res_text, log, route = str(pre), PREFETCH_LOG, "rules"
+                if rec is not None and rec_log is not None and rec_log != PREFETCH_LOG:
+                    disagree += 1
+            elif rec is not None and "res" in rec:
+                raw = rec.get("res")
+                res_text = _cell(None if raw is None else str(raw))
+                log, route = (None if rec_log is None else str(rec_log)), "recorded"
+                if rec_log == PREFETCH_LOG:
+                    disagree += 1
+            else:
+                out_res.append(None)
+                out_log.append(None)
+                scores.append(None)
+                status.append("needs_judge")
+                why = "--judge none" if judge_policy == "none" else "no recorded extraction for this index"
+                reasons.append(f"needs_judge: the rule did not decide ({why}); not counted")
+                routes["needs_judge"] += 1
+                continue
+            hit = bool(post_check(line, res_text, prefetch=False, variant=variant))
+            skills = _skills(line.get("skills"))
+        except _Crash as e:
+            out_res.append(None)
+            out_log.append(None)
+            scores.append(None)
+            status.append("error")
+            reasons.append(f"error: {e}")
+            routes["error"] += 1
+            reference_error = reference_error or f"MathVista: row {row_no + 2}: {e}; left out"
+            continue
+        task = _cell(line.get("task"))
+        kept.append((task, skills, route == "rules", hit))
+        out_res.append(res_text)
+        out_log.append(log)
+        scores.append(1.0 if hit else 0.0)
+        status.append("ok")
+        verdict = "right" if hit else "wrong"
+        if route == "rules":
+            reasons.append(f"rules (prefetch): {res_text!r}, {verdict}")
+        else:
+            reasons.append(f"{who} extracted {res_text!r}: {verdict}")
+        routes[route] += 1
+    report = _report(kept)
+    rows = frame.with_columns(
+        pl.Series("res", out_res, pl.String),
+        pl.Series("log", out_log, pl.String),
+        pl.Series("score", scores, pl.Float64),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    decided = {"rules": routes["rules"], "recorded": routes["recorded"], "live": 0, "undecided": routes["needs_judge"]}
+    parts = [f"rules (prefetch, {decided['rules']} rows)"] if decided["rules"] else []
+    if decided["recorded"]:
+        parts.append(f"{who} ({decided['recorded']} rows)")
+    if decided["undecided"]:
+        parts.append(f"{decided['undecided']} rows undecided (needs_judge)")
+    method = " + ".join(parts) or "no rows"
+    archive_method = None if recorded is None or not recorded.files else f"rules + judge {recorded.judge}"
+    n_hit = sum(1 for k in kept if k[3])
+    stats: dict[str, Any] = {
+        "benchmark": bench,
+        "variant": variant,
+        "rows": frame.height,
+        "tasks": len(kept),
+        "correct": float(n_hit),
+        "accuracy": n_hit / len(kept) if kept else math.nan,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": method,
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0 and disagree == 0,
+        "prefetch_disagreements": disagree,
+        "flags": {"prefetch_disagreements": disagree} if disagree else {},
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": routes["error"],
+        "reference_error": reference_error,
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
