@@ -689,6 +689,22 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2024-02-04", "2024-01"), ("2024-04-21", "classic"), ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06")),
             grading="rules+judge-fallback",
         ),
+        Benchmark(
+            "shortqa",
+            "gaia_fast.scorers.vlm.shortqa",
+            datasets=(
+                r"hle(_verified)?",
+                r"LiveMMBench_(Infographic|Perception|Reasoning|Spatial)",
+                r"EMMA(_COT)?",
+                r"PathVQA_(VAL|TEST)",
+                r"MMESCI_(VisionOnly|ZH|EN|FR|ES|JA)",
+            ),
+            description="ImageShortQADataset (LiveMMBench, HLE, EMMA, PathVQA, MMESCI): can_infer for option rows, the recorded judge verdicts (_judge / _tmp) for the rest, report_acc",
+            # 43af13e0 (2025-02-20): ImageShortQADataset, the same evaluate at head; the
+            # variants are can_infer's (c3371551, a67ace50).
+            variants=(("2025-02-20", "classic"), ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06")),
+            grading="judge",
+        ),
         # --- end branch mathjudge ---
     )
 }

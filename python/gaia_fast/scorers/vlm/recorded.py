@@ -292,7 +292,7 @@ def _kind_of(path: Path) -> str | None:
     if found is None:
         return None
     module = found.benchmark.module.rsplit(".", 1)[-1]
-    return {"mcq": "mcq", "yorn": "yorn", "judged": "judged", "math_judged": "math_judged"}.get(module)
+    return {"mcq": "mcq", "yorn": "yorn", "judged": "judged", "math_judged": "math_judged", "shortqa": "shortqa"}.get(module)
 
 
 def _belongs_to_longer_stem(folder_names: set[str], stem: str, judge: str) -> bool:
@@ -452,6 +452,34 @@ def _find_judged(path: Path, names: set[str], fields: tuple[str, ...] = ("score"
     return Records(path, kind, judge, tuple(used), entries, columns, notes)
 
 
+def _find_shortqa(path: Path, names: set[str]) -> Records | None:
+    """``ImageShortQADataset``'s verdicts: ``{stem}_judge.{xlsx,...}`` (rows plus ``hit``,
+    ``log``) and ``{stem}_tmp.pkl`` (``index -> {"hit", "log"}``); the judge is not named."""
+    stem = path.stem
+    files = [path.parent / f"{stem}_judge.{ext}" for ext in _TABLE_EXT if f"{stem}_judge.{ext}" in names]
+    files += [path.parent / f"{stem}_{n}.pkl" for n in ("judge", "tmp") if f"{stem}_{n}.pkl" in names]
+    if not files:
+        return None
+    notes: list[str] = []
+    entries: dict[str, dict[str, Any]] = {}
+    used: list[Path] = []
+    columns: tuple[str, ...] = ()
+    for f in files:
+        if f.suffix == ".pkl":
+            got = _pickle_entries(f, notes, fields=("hit", "log"))
+        else:
+            res = _table_entries(f, ("hit", "log"), notes)
+            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
+        if got is not None and not any("hit" in r for r in got.values()):
+            notes.append(f"{f.name}: not used: it has no 'hit' (not ShortQA_auxeval's record)")
+            got = None
+        if got is None:
+            continue
+        _merge(entries, got, f.name, notes, ("hit",))
+        used.append(f)
+    return Records(path, "shortqa", None, tuple(used), entries, columns, notes)
+
+
 def find_records(result_path: str | Path, kind: str | None = None) -> Records | None:
     """The recorded judge outputs beside ``result_path`` (a VLMEvalKit ``{stem}.xlsx``),
     loaded; None when there are none (or none usable: a warning is logged with why).
@@ -462,8 +490,8 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
     pickle naming a forbidden global raises
     :class:`gaia_fast.io.safe_pickle.UnsafePickleError` (naming the file)."""
     path = Path(result_path)
-    if kind is not None and kind not in ("mcq", "yorn", "judged", "math_judged"):
-        raise ValueError(f"kind must be 'mcq', 'yorn', 'judged' or 'math_judged', not {kind!r}")
+    if kind is not None and kind not in ("mcq", "yorn", "judged", "math_judged", "shortqa"):
+        raise ValueError(f"kind must be 'mcq', 'yorn', 'judged', 'math_judged' or 'shortqa', not {kind!r}")
     try:
         names = {p.name for p in path.parent.iterdir() if p.name.startswith(path.stem + "_")}
     except OSError as e:
@@ -476,6 +504,7 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
         "yorn": _find_yorn,
         "judged": _find_judged,
         "math_judged": lambda p, n: _find_judged(p, n, ("res", "log"), "math_judged"),
+        "shortqa": _find_shortqa,
     }
     for k in (kind,) if kind else ("mcq", "yorn"):
         found = finders[k](path, names)

@@ -1,0 +1,189 @@
+"""Judge-scored short answers (``ImageShortQADataset``: LiveMMBench, HLE, EMMA, PathVQA,
+MMESCI): a judge model says whether each short answer is right; re-grading replays the
+verdicts the archive recorded, with VLMEvalKit's rule first where it applies one; laid out as
+extract (the recorded ``hit``) -> score -> aggregate (``report_acc``).
+
+Reference: open-compass/VLMEvalKit ``ImageShortQADataset.evaluate`` /
+``Comprehensive_auxeval`` (``vlmeval/dataset/image_shortqa.py``, the same from 43af13e0,
+2025-02-20, to head e8e78f05). ``prediction`` and ``answer`` are ``str()``-ed (NaN reads
+``"nan"``). Per row (no ``g_index`` column):
+
+* a row with option ``A`` (present, not NaN, not empty) and a one-character answer is
+  multiple choice (``eval_vanilla``): ``can_infer(prediction, {letter: option})`` first; a
+  letter (or ``Z``) decides it (``hit = letter == answer``), else the judge's choice decides
+  it (recorded);
+* any other row: ``ShortQA_auxeval``, the judge's yes/no verdict (recorded; ``0`` with log
+  ``Fail to Judge`` after three unreadable replies).
+
+The verdicts are recorded in ``{stem}_judge.xlsx`` (the rows plus ``hit`` and ``log``) and
+``{stem}_tmp.pkl`` (``index -> {"hit", "log"}``); the report ``{stem}_acc.csv`` is
+``report_acc`` of the ``_judge`` table (splits sorted here; upstream lists them in ``set``
+order). Files with ``g_index`` (``LiveMMBench_Reasoning_circular``: circular groups judged
+together) are refused: that path is not verified here.
+
+Variants are ``can_infer``'s versions (``classic``, ``2025-08``, ``2026-06``; by date in the
+registry).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import polars as pl
+
+from gaia_fast.scorers.vlm import GradeResult
+from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm._pandas import PANDAS_NA
+from gaia_fast.scorers.vlm.mcq import _column_map, _report_acc, can_infer
+from gaia_fast.scorers.vlm.recorded import Records
+
+__all__ = ["VARIANTS", "grade"]
+
+VARIANTS = ("classic", "2025-08", "2026-06")
+JUDGE_POLICIES = ("auto", "none")
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_NA = frozenset(PANDAS_NA)
+
+
+def _str(value: str | None) -> str:
+    """``str()`` of a cell as pandas loads it (missing and the NA words: ``"nan"``)."""
+    return "nan" if value is None or value in _NA else value
+
+
+def _hit(value: Any) -> int | None:
+    """A recorded ``hit`` (0/1, as int, float or text), or None when it is not one."""
+    text = str(value).strip()
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return int(number) if number in (0.0, 1.0) else None
+
+
+def grade(
+    frame: pl.DataFrame,
+    *,
+    variant: str | None = None,
+    seed: int = 0,
+    judge: Any = None,
+    recorded: Records | None = None,
+    judge_policy: str = "auto",
+) -> GradeResult:
+    """Grade an ``ImageShortQADataset`` result table (``index``, ``answer``,
+    ``prediction``; options ``A``.. for multiple-choice rows; ``split``, ``category``,
+    ``l2-category`` for the report).
+
+    ``recorded``: :func:`gaia_fast.scorers.vlm.recorded.find_records` (``kind="shortqa"``).
+    Rows the rule does not decide take their recorded ``hit``; without one they are
+    ``needs_judge`` (left out of the report). ``judge_policy="none"``: only the rule's rows
+    are graded. Live judging is not supported. ``rows``: every input row plus ``extracted``
+    (the letter the rule read, or the recorded verdict), ``score``, ``status``, ``reason``.
+    ``report``: ``report_acc``. ``stats``: ``decided``, ``method``, ``archive_method``,
+    ``matches_archive``, ``record_disagreements`` (rule rows whose recorded ``hit`` says
+    otherwise). ``seed`` is unused.
+    """
+    frame = _check_frame(frame)
+    if judge_policy not in JUDGE_POLICIES:
+        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
+    if recorded is not None and not isinstance(recorded, Records):
+        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    if judge is not None:
+        raise ValueError("shortqa: live judging is not supported (ShortQA_prompt is not ported); rows without a recorded verdict are needs_judge")
+    variant = "classic" if variant is None else variant
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown can_infer variant {variant!r} for shortqa; expected one of {', '.join(map(repr, VARIANTS))}")
+    cols = _column_map(frame, lower=False)
+    for name in ("index", "answer", "prediction"):
+        if name not in cols:
+            raise ValueError(f"shortqa: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+    if "g_index" in cols:
+        raise ValueError("shortqa: a table with 'g_index' (circular groups judged together) is not supported yet")
+    letters = [ch for ch in _LETTERS if ch in cols]
+    text = frame.select(pl.col(cols[c]).cast(pl.String).alias(c) for c in ("index", "answer", "prediction", *letters))
+    use = recorded if judge_policy == "auto" else None
+    who = "recorded judge" + (f" {recorded.judge}" if recorded is not None and recorded.judge else "")
+    extracted: list[str | None] = []
+    scores: list[float | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    routes = {"rules": 0, "recorded": 0, "needs_judge": 0}
+    disagree = 0
+    for line in text.iter_rows(named=True):
+        answer, pred = _str(line["answer"]), _str(line["prediction"])
+        choices = {ch: line[ch] for ch in letters if line[ch] is not None and line[ch] not in _NA}
+        mcq_row = "A" in choices and choices["A"] != "" and len(answer) == 1
+        rec = use.get(line["index"]) if use is not None and line["index"] is not None else None
+        rec_hit = None if rec is None else _hit(rec.get("hit"))
+        if mcq_row:
+            letter = can_infer(pred, choices, variant)
+            if letter is not None:
+                hit = int(letter == answer)
+                extracted.append(letter)
+                scores.append(float(hit))
+                status.append("ok")
+                reasons.append(f"rules ({variant} can_infer): {letter}, " + ("right" if hit else f"wrong (answer {answer})"))
+                routes["rules"] += 1
+                disagree += rec_hit is not None and rec_hit != hit
+                continue
+        if rec_hit is not None:
+            extracted.append(str(rec_hit))
+            scores.append(float(rec_hit))
+            status.append("ok")
+            kind = "the judge's choice" if mcq_row else "the judge's verdict"
+            log = rec.get("log")
+            reasons.append(f"{who}: {kind}, hit {rec_hit}" + (f" ({str(log).strip()[:120]!r})" if log is not None and str(log).strip() else ""))
+            routes["recorded"] += 1
+            continue
+        extracted.append(None)
+        scores.append(None)
+        if rec is not None and rec.get("hit") is not None:
+            status.append("error")
+            reasons.append(f"error: the recorded hit {rec.get('hit')!r} is not 0 or 1; not counted")
+            continue
+        status.append("needs_judge")
+        why = "--judge none" if judge_policy == "none" else "no recorded verdict for this index"
+        reasons.append(f"needs_judge: {why}; not counted")
+        routes["needs_judge"] += 1
+    score = pl.Series("score", scores, pl.Float64)
+    keep = score.is_not_null()
+    report, report_error = _report_acc(frame, cols, score.fill_null(0), keep)
+    rows = frame.with_columns(
+        pl.Series("extracted", extracted, pl.String),
+        score,
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    decided = {"rules": routes["rules"], "recorded": routes["recorded"], "live": 0, "undecided": routes["needs_judge"]}
+    parts = [f"rules ({variant} can_infer, {decided['rules']} rows)"] if decided["rules"] else []
+    if decided["recorded"]:
+        parts.append(f"{who} ({decided['recorded']} rows)")
+    if decided["undecided"]:
+        parts.append(f"{decided['undecided']} rows undecided (needs_judge)")
+    archive_method = None if recorded is None or not recorded.files else "rules + recorded judge (_judge / _tmp)"
+    n_ok = int(keep.sum())
+    correct = float(score.drop_nulls().sum()) if n_ok else 0.0
+    errors = status.count("error")
+    stats: dict[str, Any] = {
+        "benchmark": "shortqa",
+        "variant": variant,
+        "rows": frame.height,
+        "tasks": n_ok,
+        "correct": correct,
+        "accuracy": correct / n_ok if n_ok else math.nan,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": " + ".join(parts) or "no rows",
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0 and disagree == 0 and errors == 0,
+        "record_disagreements": disagree,
+        "flags": {"record_disagreements": disagree} if disagree else {},
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": errors,
+        "reference_error": report_error,
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
