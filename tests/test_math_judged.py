@@ -5,6 +5,7 @@ the reports VLMEvalKit's own code wrote. Data: tests/data/vlmevalkit_math_judged
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 from gaia_fast import benchmarks
 from gaia_fast.cli import main
+from gaia_fast.grading.reporters import read_report, report_differences
 from gaia_fast.io.vlm import read_result_table
 from gaia_fast.scorers.vlm import math_judged
 from gaia_fast.scorers.vlm.recorded import find_records
@@ -140,3 +142,51 @@ def test_cli_finds_the_records_and_checks_the_archive_report(tmp_path, monkeypat
     r = CliRunner().invoke(main, ["grade", "o", "--as-of", "2026-08-18", "--json"], catch_exceptions=False)
     (rec,) = json.loads(r.output)["archives"]
     assert rec["status"] == "differs" and rec["archive_headline"] == 40
+
+
+# --------------------------------------------------------------------------------------
+# MathVerse: recorded extraction, post_check_score, recorded score, MathVerse_acc
+# --------------------------------------------------------------------------------------
+
+MV = DATA / "mathverse"
+
+
+def test_mathverse_archive_report_is_reproduced_cell_by_cell():
+    path = MV / "m_MathVerse_MINI.xlsx"
+    rec = find_records(path)
+    assert rec.judge == "gpt-4o-mini" and [p.name for p in rec.files] == [
+        "m_MathVerse_MINI_gpt-4o-mini_extract.xlsx", "m_MathVerse_MINI_gpt-4o-mini_extract.pkl",
+        "m_MathVerse_MINI_gpt-4o-mini_score.xlsx", "m_MathVerse_MINI_gpt-4o-mini_score.pkl",
+    ]  # fmt: skip
+    res = math_judged.grade(read_result_table(path), benchmark="mathverse", recorded=rec)
+    theirs = read_report(MV / "m_MathVerse_MINI_gpt-4o-mini_score.csv")
+    # Upstream lists versions, subjects and subfields in set order; ours are sorted.
+    assert sorted(res.report.columns) == sorted(theirs.columns) and res.report.columns[:2] == ["split", "Overall"]
+    assert report_differences(res.report, theirs) == []
+    mine = res.report.sort("split")
+    for col in theirs.columns[1:]:
+        a, b = mine[col].to_list(), theirs.sort("split")[col].to_list()
+        assert all((math.isnan(x) and math.isnan(y)) or x == y for x, y in zip(a, b)), col
+    assert res.stats["decided"] == {"rules": 3, "recorded": 5, "live": 0, "undecided": 0}
+    # Each row's score is the one VLMEvalKit wrote in the _score stage.
+    stored = pl.read_excel(MV / "m_MathVerse_MINI_gpt-4o-mini_score.xlsx", infer_schema_length=0)
+    assert [s == 1.0 for s in res.rows["score"].to_list()] == [v.lower() == "true" for v in stored["score"].to_list()]
+
+
+def test_mathverse_without_an_extraction_needs_a_judge(tmp_path):
+    for f in MV.iterdir():
+        if "_extract" not in f.name:
+            shutil.copy(f, tmp_path / f.name)
+    path = tmp_path / "m_MathVerse_MINI.xlsx"
+    res = math_judged.grade(read_result_table(path), benchmark="mathverse", recorded=find_records(path))
+    assert res.stats["decided"]["undecided"] == 8 and res.stats["matches_archive"] is False
+    none = math_judged.grade(read_result_table(MV / "m_MathVerse_MINI.xlsx"), benchmark="mathverse", recorded=find_records(MV / "m_MathVerse_MINI.xlsx"), judge_policy="none")
+    assert set(none.rows["status"]) == {"needs_judge"}
+
+
+def test_report_differences_matches_columns_by_name_and_reads_empty_cells_as_nan():
+    ours = pl.DataFrame({"split": ["a"], "x": [float("nan")], "y": [50.0]})
+    theirs = pl.DataFrame({"split": ["a"], "y": ["50.0"], "x": [""]})
+    assert report_differences(ours, theirs) == []
+    assert report_differences(ours, theirs.with_columns(pl.lit("40.0").alias("y"))) == ["row 1 y: 50.0 vs 40.0"]
+    assert report_differences(ours, theirs.rename({"split": "s"}))[0].startswith("columns differ")

@@ -690,6 +690,19 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="rules+judge-fallback",
         ),
         Benchmark(
+            "mathverse",
+            "gaia_fast.scorers.vlm.math_judged",
+            {"benchmark": "mathverse"},
+            datasets=(r"MathVerse_MINI(_Vision_Only(_cot)?|_Vision_Dominant|_Vision_Intensive|_Text_Lite|_Text_Dominant)?",),
+            # {stem}_{J}_score.csv: MathVerse_acc of the _score stage (found under the judge's name).
+            report="_score.csv",
+            description="MathVerse: the recorded judge extractions (_extract), post_check_score, the recorded judge scores (_score) for the rest, MathVerse_acc",
+            # a18f5d69 (2024-12-06): MathVerse_acc's per-version table (before it, e254f006
+            # wrote another report, _score_score.csv, not reproduced); unchanged to head.
+            variants=(("2024-12-06", "classic"),),
+            grading="judge",
+        ),
+        Benchmark(
             "shortqa",
             "gaia_fast.scorers.vlm.shortqa",
             datasets=(
@@ -713,7 +726,7 @@ BENCHMARKS: dict[str, Benchmark] = {
 #: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
 UNSUPPORTED: dict[str, str] = {
     r"OCRBench_v2(_MINI)?": "OCRBench v2 (its own evaluation)",
-    r"MathVision(_MINI)?|MathVerse_MINI.*|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",
+    r"MathVision(_MINI)?|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",
 }
 
 #: VLMEvalKit datasets with no flow here whose name ends like a registered one

@@ -49,7 +49,7 @@ from gaia_fast.scorers.vlm.recorded import Records
 
 __all__ = ["BENCHMARKS", "PREFETCH_LOG", "VARIANTS", "grade", "post_check"]
 
-BENCHMARKS = {"mathvista": "mathvista"}
+BENCHMARKS = {"mathvista": "mathvista", "mathverse": "mathverse"}
 VARIANTS = ("2024-01", "classic", "2025-08", "2026-06")
 #: ``can_infer``'s version in each variant.
 _CAN_INFER = {"2024-01": "classic", "classic": "classic", "2025-08": "2025-08", "2026-06": "2026-06"}
@@ -191,6 +191,10 @@ def grade(
         raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
     if judge is not None:
         raise ValueError(f"{bench}: live judging is not supported (the extraction prompt is not ported); rows without a recorded extraction are needs_judge")
+    if bench == "mathverse":
+        if variant not in (None, "classic"):
+            raise ValueError(f"mathverse has one rule (variant 'classic', from a18f5d69), not {variant!r}")
+        return _grade_mathverse(frame, recorded, judge_policy)
     variant = "classic" if variant is None else variant  # most archives: 2024-04 .. 2025-08 (as mcq)
     if variant not in VARIANTS:
         raise ValueError(f"unknown MathVista variant {variant!r}; expected one of {', '.join(map(repr, VARIANTS))}")
@@ -290,6 +294,173 @@ def grade(
         "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0 and disagree == 0,
         "prefetch_disagreements": disagree,
         "flags": {"prefetch_disagreements": disagree} if disagree else {},
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": routes["error"],
+        "reference_error": reference_error,
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+# --------------------------------------------------------------------------------------
+# MathVerse (a18f5d69, 2024-12-06, to head): the judge extracts every row's answer
+# (``{stem}_{J}_extract``), ``post_check_score`` compares it with the answer
+# (``str().strip()`` equality: ``Prefetch succeed``, score True), the judge scores the rest
+# (``{stem}_{J}_score``: ``score`` True/False); ``MathVerse_acc`` reports per
+# ``problem_version`` the overall, per-subject and per-subfield accuracy (x 100).
+# --------------------------------------------------------------------------------------
+
+
+def _truth(value: Any) -> bool | None:
+    """A recorded ``score`` (a bool as the xlsx or pickle keeps it), None if it is none."""
+    text = str(value).strip().lower()
+    if text in ("true", "1", "1.0"):
+        return True
+    if text in ("false", "0", "0.0"):
+        return False
+    return None
+
+
+def _metadata(text: str | None) -> dict[str, Any]:
+    """``json.loads(metadata.replace("'", '"'))`` (upstream raises where that fails)."""
+    import json
+
+    if text is None:
+        raise _Crash("metadata is empty (NaN has no .replace upstream)")
+    try:
+        value = json.loads(text.replace("'", '"'))
+    except ValueError as e:
+        raise _Crash(f"metadata {text[:60]!r} is not JSON once quotes are swapped ({e})") from None
+    if not isinstance(value, dict):
+        raise _Crash(f"metadata {text[:60]!r} is not an object")
+    return value
+
+
+def _report_mathverse(versions: list[Any], subjects: list[Any], subfields: list[Any], scores: list[bool]) -> pl.DataFrame:
+    """``MathVerse_acc``: a row per problem version; upstream takes versions, subjects and
+    subfields in ``set`` order (varying between runs): sorted here."""
+
+    def mean(idx: list[int]) -> float:
+        return sum(scores[i] for i in idx) / len(idx) * 100 if idx else math.nan
+
+    order = sorted(set(versions), key=str)
+    subj, subf = sorted(set(subjects), key=str), sorted(set(subfields), key=str)
+    if set(map(str, subj)) & set(map(str, subf)) or {"split", "Overall"} & set(map(str, subj + subf)):
+        raise _Crash("a subject and a subfield (or split/Overall) share a name: upstream's columns get unequal lengths")
+    n = len(scores)
+    data: dict[str, list[Any]] = {"split": [], "Overall": []}
+    for c in (*subj, *subf):
+        data[str(c)] = []
+    for p in order:
+        rows = [i for i in range(n) if versions[i] == p]
+        data["split"].append(str(p))
+        data["Overall"].append(mean(rows))
+        for c in subj:
+            data[str(c)].append(mean([i for i in rows if subjects[i] == c]))
+        for c in subf:
+            data[str(c)].append(mean([i for i in rows if subfields[i] == c]))
+    schema = {k: (pl.String if k == "split" else pl.Float64) for k in data}
+    return pl.DataFrame(data, schema=schema)
+
+
+def _grade_mathverse(frame: pl.DataFrame, recorded: Records | None, judge_policy: str) -> GradeResult:
+    for name in ("index", "answer", "prediction", "metadata"):
+        if name not in frame.columns:
+            raise ValueError(f"mathverse: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+    use = recorded if judge_policy == "auto" else None
+    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    cols = [c for c in ("index", "answer", "metadata", "problem_version") if c in frame.columns]
+    lines = frame.select(pl.col(c).cast(pl.String) for c in cols).to_dicts()
+    out_extract: list[str | None] = []
+    scores: list[float | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    routes = {"rules": 0, "recorded": 0, "needs_judge": 0, "error": 0}
+    kept: list[tuple[Any, Any, Any, bool]] = []
+    reference_error = None
+    for row_no, line in enumerate(lines):
+        rec = use.get(line["index"]) if use is not None and line.get("index") is not None else None
+        try:
+            meta = _metadata(line.get("metadata"))
+            dup = {"subject", "subfield", "problem_version"} & set(meta) & set(frame.columns)
+            if dup:
+                raise _Crash(f"{min(dup)!r} is both a column and a metadata key (duplicate columns upstream)")
+            version = meta["problem_version"] if "problem_version" in meta else line.get("problem_version")
+            if "problem_version" not in meta and "problem_version" not in frame.columns:
+                raise _Crash("no problem_version (KeyError upstream)")
+            subject, subfield = meta.get("subject", math.nan), meta.get("subfield", math.nan)
+        except _Crash as e:
+            out_extract.append(None)
+            scores.append(None)
+            status.append("error")
+            reasons.append(f"error: {e}")
+            routes["error"] += 1
+            reference_error = reference_error or f"MathVerse: row {row_no + 2}: {e}; left out"
+            continue
+        extract = None if rec is None or "extract" not in rec else _cell(None if rec["extract"] is None else str(rec["extract"]))
+        if extract is None:
+            out_extract.append(None)
+            scores.append(None)
+            status.append("needs_judge")
+            why = "--judge none" if judge_policy == "none" else "no recorded extraction for this index"
+            reasons.append(f"needs_judge: every row's answer is extracted by the judge ({why}); not counted")
+            routes["needs_judge"] += 1
+            continue
+        answer = _cell(line.get("answer"))
+        if extract.strip() == answer.strip():
+            right, route = True, "rules"
+            reasons.append(f"rules (post_check_score): the extraction {extract.strip()!r} equals the answer")
+        else:
+            got = None if "score" not in rec else _truth(rec["score"])
+            if got is None:
+                out_extract.append(extract)
+                scores.append(None)
+                status.append("needs_judge")
+                reasons.append(f"needs_judge: {who} extracted {extract!r}, not the answer, and no recorded score; not counted")
+                routes["needs_judge"] += 1
+                continue
+            right, route = got, "recorded"
+            reasons.append(f"{who}: extracted {extract!r}, scored {'right' if got else 'wrong'}")
+        out_extract.append(extract)
+        scores.append(1.0 if right else 0.0)
+        status.append("ok")
+        routes[route] += 1
+        kept.append((version, subject, subfield, right))
+    try:
+        report = _report_mathverse([k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept], [k[3] for k in kept])
+    except _Crash as e:
+        reference_error = reference_error or f"MathVerse_acc: {e}"
+        report = pl.DataFrame({"split": [], "Overall": []}, schema={"split": pl.String, "Overall": pl.Float64})
+    rows = frame.with_columns(
+        pl.Series("extracted", out_extract, pl.String),
+        pl.Series("score", scores, pl.Float64),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    decided = {"rules": routes["rules"], "recorded": routes["recorded"], "live": 0, "undecided": routes["needs_judge"]}
+    parts = [f"rules on the recorded extraction ({decided['rules']} rows)"] if decided["rules"] else []
+    if decided["recorded"]:
+        parts.append(f"{who} ({decided['recorded']} rows)")
+    if decided["undecided"]:
+        parts.append(f"{decided['undecided']} rows undecided (needs_judge)")
+    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge} (extract + score)"
+    n_right = sum(1 for k in kept if k[3])
+    stats: dict[str, Any] = {
+        "benchmark": "mathverse",
+        "variant": "classic",
+        "rows": frame.height,
+        "tasks": len(kept),
+        "correct": float(n_right),
+        "accuracy": n_right / len(kept) if kept else math.nan,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": " + ".join(parts) or "no rows",
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0,
+        "flags": {},
         "status": dict(sorted(rows.group_by("status").len().iter_rows())),
         "judge": False,
         "crashed_rows": routes["error"],

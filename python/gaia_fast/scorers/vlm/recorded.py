@@ -452,6 +452,49 @@ def _find_judged(path: Path, names: set[str], fields: tuple[str, ...] = ("score"
     return Records(path, kind, judge, tuple(used), entries, columns, notes)
 
 
+def _find_mathverse(path: Path, names: set[str]) -> Records | None:
+    """MathVerse's two stages: ``{stem}_{J}_extract.{xlsx,pkl}`` (``extract``,
+    ``log_extract``) and ``{stem}_{J}_score.{xlsx,pkl}`` (``score``, ``log_score``; the
+    ``_score.csv`` beside them is the report)."""
+    stem = path.stem
+    rx = re.compile(rf"{re.escape(stem)}_(?P<j>.+)_(?P<stage>extract|score)\.(?P<ext>pkl|xlsx|tsv|json)")
+    by_judge: dict[str, list[tuple[str, Path]]] = {}
+    for name in sorted(names):
+        m = rx.fullmatch(name)
+        if m and not _belongs_to_longer_stem(names, stem, m.group("j")):
+            by_judge.setdefault(m.group("j"), []).append((m.group("stage"), path.parent / name))
+    if not by_judge:
+        return None
+    notes: list[str] = []
+    judge = max(by_judge, key=lambda j: (_newest([p for _, p in by_judge[j]]), j))
+    if len(by_judge) > 1:
+        notes.append(f"records of several judges beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
+    fields = {"extract": ("extract", "log_extract"), "score": ("score", "log_score")}
+    entries: dict[str, dict[str, Any]] = {}
+    used: list[Path] = []
+    columns: tuple[str, ...] = ()
+    for stage, f in sorted(by_judge[judge], key=lambda t: (t[0], t[1].suffix == ".pkl", t[1].suffix)):
+        if f.suffix == ".pkl":
+            got = _pickle_entries(f, notes, fields=fields[stage])
+        else:
+            res = _table_entries(f, fields[stage], notes)
+            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
+        if got is not None and not any(stage in r for r in got.values()):
+            notes.append(f"{f.name}: not used: it has no {stage!r} column")
+            got = None
+        if got is None:
+            continue
+        _merge(entries, got, f.name, notes, (stage,))
+        used.append(f)
+    return Records(path, "math_judged", judge, tuple(used), entries, columns, notes)
+
+
+def _find_math(path: Path, names: set[str]) -> Records | None:
+    if re.search(r"MathVerse", path.stem):
+        return _find_mathverse(path, names)
+    return _find_judged(path, names, ("res", "log"), "math_judged")
+
+
 def _find_shortqa(path: Path, names: set[str]) -> Records | None:
     """``ImageShortQADataset``'s verdicts: ``{stem}_judge.{xlsx,...}`` (rows plus ``hit``,
     ``log``) and ``{stem}_tmp.pkl`` (``index -> {"hit", "log"}``); the judge is not named."""
@@ -503,7 +546,7 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
         "mcq": _find_mcq,
         "yorn": _find_yorn,
         "judged": _find_judged,
-        "math_judged": lambda p, n: _find_judged(p, n, ("res", "log"), "math_judged"),
+        "math_judged": _find_math,
         "shortqa": _find_shortqa,
     }
     for k in (kind,) if kind else ("mcq", "yorn"):
