@@ -190,3 +190,47 @@ def test_report_differences_matches_columns_by_name_and_reads_empty_cells_as_nan
     assert report_differences(ours, theirs) == []
     assert report_differences(ours, theirs.with_columns(pl.lit("40.0").alias("y"))) == ["row 1 y: 50.0 vs 40.0"]
     assert report_differences(ours, theirs.rename({"split": "s"}))[0].startswith("columns differ")
+
+
+# --------------------------------------------------------------------------------------
+# LogicVista: recorded letter extractions, the sorted-letter rule, evaluate_logicvista
+# --------------------------------------------------------------------------------------
+
+LV = DATA / "logicvista"
+
+
+def test_logicvista_archive_report_is_reproduced_cell_by_cell():
+    path = LV / "m_LogicVista.xlsx"
+    rec = find_records(path)
+    assert rec.judge == "gpt4o-mini" and len(rec) == 8
+    res = math_judged.grade(read_result_table(path), benchmark="logicvista", recorded=rec)
+    theirs = pl.read_csv(LV / "m_LogicVista_gpt4o-mini_score.csv", infer_schema_length=0)
+    assert res.report.columns == theirs.columns == ["Task&Skill", "tot", "hit", "acc"]
+    for a, b in zip(res.report.iter_rows(), theirs.iter_rows()):
+        assert (a[0], a[1], a[2], a[3]) == (b[0], int(b[1]), int(b[2]), float(b[3]))
+    assert res.stats["decided"] == {"rules": 0, "recorded": 8, "live": 0, "undecided": 0}
+    assert res.stats["record_disagreements"] == 0 and res.stats["matches_archive"] is True
+    # The verdicts recomputed from the recorded letters equal the recorded hits.
+    stored = pl.read_excel(LV / "m_LogicVista_gpt4o-mini.xlsx", infer_schema_length=0)
+    assert res.rows["score"].cast(pl.Int64).cast(pl.String).to_list() == stored["hit"].to_list()
+
+
+def test_logicvista_letter_rule():
+    assert math_judged.logicvista_hit("CA", "A, C") == 1
+    assert math_judged.logicvista_hit("C", "A, C") == 0
+    assert math_judged.logicvista_hit("C.", "C") == 0  # not letters only: the judge's failure
+    assert math_judged.logicvista_hit(None, "C") == 0
+    assert math_judged.logicvista_hit("B", "b") == 1
+
+
+def test_logicvista_contradicting_hit_and_missing_record(tmp_path):
+    shutil.copy(LV / "m_LogicVista.xlsx", tmp_path)
+    table = pl.read_excel(LV / "m_LogicVista_gpt4o-mini.xlsx", infer_schema_length=0)
+    table = table.filter(pl.col("index") != "8").with_columns(
+        pl.when(pl.col("index") == "2").then(pl.lit("1")).otherwise(pl.col("hit")).alias("hit")
+    )
+    table.write_excel(tmp_path / "m_LogicVista_gpt4o-mini.xlsx")
+    path = tmp_path / "m_LogicVista.xlsx"
+    res = math_judged.grade(read_result_table(path), benchmark="logicvista", recorded=find_records(path))
+    assert res.stats["decided"]["undecided"] == 1 and res.stats["record_disagreements"] == 1
+    assert res.stats["matches_archive"] is False and res.rows["score"][1] == 0.0

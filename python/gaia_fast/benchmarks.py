@@ -703,6 +703,17 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="judge",
         ),
         Benchmark(
+            "logicvista",
+            "gaia_fast.scorers.vlm.math_judged",
+            {"benchmark": "logicvista"},
+            datasets=(r"LogicVista",),
+            # {stem}_{J}_score.csv, J the judge's short name (gpt4o-mini for gpt-4o-mini).
+            report="_score.csv",
+            description="LogicVista: the recorded judge letter extractions, LogicVista_auxeval's sorted-letter rule, evaluate_logicvista",
+            variants=(("2025-01-20", "classic"),),  # 031bc6d1: LogicVista added; the same rule at head
+            grading="judge",
+        ),
+        Benchmark(
             "shortqa",
             "gaia_fast.scorers.vlm.shortqa",
             datasets=(
@@ -726,7 +737,7 @@ BENCHMARKS: dict[str, Benchmark] = {
 #: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
 UNSUPPORTED: dict[str, str] = {
     r"OCRBench_v2(_MINI)?": "OCRBench v2 (its own evaluation)",
-    r"MathVision(_MINI)?|DynaMath|LogicVista|WeMath": "math (judge-extracted answers)",
+    r"MathVision(_MINI)?|DynaMath|WeMath": "math (judge-extracted answers)",
 }
 
 #: VLMEvalKit datasets with no flow here whose name ends like a registered one

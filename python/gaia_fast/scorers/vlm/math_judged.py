@@ -49,7 +49,7 @@ from gaia_fast.scorers.vlm.recorded import Records
 
 __all__ = ["BENCHMARKS", "PREFETCH_LOG", "VARIANTS", "grade", "post_check"]
 
-BENCHMARKS = {"mathvista": "mathvista", "mathverse": "mathverse"}
+BENCHMARKS = {"mathvista": "mathvista", "mathverse": "mathverse", "logicvista": "logicvista"}
 VARIANTS = ("2024-01", "classic", "2025-08", "2026-06")
 #: ``can_infer``'s version in each variant.
 _CAN_INFER = {"2024-01": "classic", "classic": "classic", "2025-08": "2025-08", "2026-06": "2026-06"}
@@ -191,6 +191,10 @@ def grade(
         raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
     if judge is not None:
         raise ValueError(f"{bench}: live judging is not supported (the extraction prompt is not ported); rows without a recorded extraction are needs_judge")
+    if bench == "logicvista":
+        if variant not in (None, "classic"):
+            raise ValueError(f"logicvista has one rule (variant 'classic', from 031bc6d1), not {variant!r}")
+        return _grade_logicvista(frame, recorded, judge_policy)
     if bench == "mathverse":
         if variant not in (None, "classic"):
             raise ValueError(f"mathverse has one rule (variant 'classic', from a18f5d69), not {variant!r}")
@@ -461,6 +465,118 @@ def _grade_mathverse(frame: pl.DataFrame, recorded: Records | None, judge_policy
         "archive_method": archive_method,
         "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0,
         "flags": {},
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": routes["error"],
+        "reference_error": reference_error,
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+# --------------------------------------------------------------------------------------
+# LogicVista (031bc6d1, 2025-01-20, to head): the judge extracts the option letters of
+# every row (``res``, recorded in ``{stem}_{J}.xlsx/.pkl`` with ``log`` and ``hit``;
+# ``J`` is ``gpt4o-mini`` for gpt-4o-mini, ``gpt4`` for gpt-4-0125); ``LogicVista_auxeval``
+# sets ``hit`` when the sorted lowercased letters equal the sorted lowercased answer
+# parts (``answer.split(", ")``). ``evaluate_logicvista`` reports Overall and the five
+# skills (``skill`` contains the name): ``Task&Skill, tot, hit, acc``.
+# --------------------------------------------------------------------------------------
+
+LOGICVISTA_SKILLS = ("inductive", "deductive", "numerical", "spatial", "mechanical")
+
+
+def logicvista_hit(res: str | None, answer: str) -> int:
+    """``LogicVista_auxeval``'s verdict on an extraction (``None``/empty: its failure, 0)."""
+    if not res or not (res.isupper() and res.isalpha()):
+        return 0
+    parts = sorted(a.lower() for a in answer.split(", "))
+    return int("".join(sorted(ch.lower() for ch in res)) == "".join(parts))
+
+
+def _grade_logicvista(frame: pl.DataFrame, recorded: Records | None, judge_policy: str) -> GradeResult:
+    for name in ("index", "answer", "prediction", "skill"):
+        if name not in frame.columns:
+            raise ValueError(f"logicvista: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+    use = recorded if judge_policy == "auto" else None
+    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    lines = frame.select(pl.col(c).cast(pl.String) for c in ("index", "answer", "skill")).to_dicts()
+    out_res: list[str | None] = []
+    scores: list[float | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    routes = {"recorded": 0, "needs_judge": 0, "error": 0}
+    disagree = 0
+    kept: list[tuple[str, int]] = []
+    reference_error = None
+    for row_no, line in enumerate(lines):
+        rec = use.get(line["index"]) if use is not None and line.get("index") is not None else None
+        if rec is None or "res" not in rec:
+            out_res.append(None)
+            scores.append(None)
+            status.append("needs_judge")
+            why = "--judge none" if judge_policy == "none" else "no recorded extraction for this index"
+            reasons.append(f"needs_judge: every row's letters are extracted by the judge ({why}); not counted")
+            routes["needs_judge"] += 1
+            continue
+        if line.get("skill") is None:
+            out_res.append(None)
+            scores.append(None)
+            status.append("error")
+            reasons.append("error: no skill (str.contains gives NaN and the row filter raises upstream)")
+            routes["error"] += 1
+            reference_error = reference_error or f"LogicVista: row {row_no + 2} has no skill (ValueError upstream); left out"
+            continue
+        raw = rec.get("res")
+        res = None if raw is None else str(raw)
+        answer = line.get("answer")
+        if answer is None:
+            raise ValueError(f"logicvista: row {row_no + 2} has no answer (upstream's answer.split raises)")
+        hit = logicvista_hit(res, answer)
+        rec_hit = rec.get("hit")
+        if rec_hit is not None and _truth(rec_hit) is not None and int(_truth(rec_hit)) != hit:
+            disagree += 1
+        out_res.append(res)
+        scores.append(float(hit))
+        status.append("ok")
+        reasons.append(f"{who} extracted {res!r}: " + ("right" if hit else f"wrong (answer {answer!r})"))
+        routes["recorded"] += 1
+        kept.append((line["skill"], hit))
+    report_rows = []
+    for name in ("Overall", *LOGICVISTA_SKILLS):
+        sel = [h for sk, h in kept if name == "Overall" or name in sk]
+        tot, hits = len(sel), sum(sel)
+        acc = hits / tot * 100 if tot else (math.nan if hits == 0 else math.inf)
+        report_rows.append((name, tot, hits, acc))
+    report = pl.DataFrame(report_rows, schema={"Task&Skill": pl.String, "tot": pl.Int64, "hit": pl.Int64, "acc": pl.Float64}, orient="row")
+    rows = frame.with_columns(
+        pl.Series("res", out_res, pl.String),
+        pl.Series("score", scores, pl.Float64),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    decided = {"rules": 0, "recorded": routes["recorded"], "live": 0, "undecided": routes["needs_judge"]}
+    parts = [f"{who} extractions + LogicVista_auxeval's letter rule ({decided['recorded']} rows)"] if decided["recorded"] else []
+    if decided["undecided"]:
+        parts.append(f"{decided['undecided']} rows undecided (needs_judge)")
+    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    n_hit = sum(h for _, h in kept)
+    stats: dict[str, Any] = {
+        "benchmark": "logicvista",
+        "variant": "classic",
+        "rows": frame.height,
+        "tasks": len(kept),
+        "correct": float(n_hit),
+        "accuracy": n_hit / len(kept) if kept else math.nan,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": " + ".join(parts) or "no rows",
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0 and disagree == 0,
+        "record_disagreements": disagree,
+        "flags": {"record_disagreements": disagree} if disagree else {},
         "status": dict(sorted(rows.group_by("status").len().iter_rows())),
         "judge": False,
         "crashed_rows": routes["error"],

@@ -492,6 +492,8 @@ def _find_mathverse(path: Path, names: set[str]) -> Records | None:
 def _find_math(path: Path, names: set[str]) -> Records | None:
     if re.search(r"MathVerse", path.stem):
         return _find_mathverse(path, names)
+    if re.search(r"LogicVista", path.stem):
+        return _find_judged(path, names, ("res", "log", "hit"), "math_judged")
     return _find_judged(path, names, ("res", "log"), "math_judged")
 
 
