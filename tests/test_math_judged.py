@@ -234,3 +234,40 @@ def test_logicvista_contradicting_hit_and_missing_record(tmp_path):
     res = math_judged.grade(read_result_table(path), benchmark="logicvista", recorded=find_records(path))
     assert res.stats["decided"]["undecided"] == 1 and res.stats["record_disagreements"] == 1
     assert res.stats["matches_archive"] is False and res.rows["score"][1] == 0.0
+
+
+# --------------------------------------------------------------------------------------
+# DynaMath: DynaMath_auxeval's rules, the recorded verdicts for the rest, both settings
+# --------------------------------------------------------------------------------------
+
+DY = DATA / "dynamath"
+
+
+def test_dynamath_archive_report_is_reproduced_cell_by_cell():
+    path = DY / "m_DynaMath.xlsx"
+    rec = find_records(path)
+    assert rec.judge == "gpt-4o-mini" and len(rec) == 10 and rec.notes == []
+    res = math_judged.grade(read_result_table(path), benchmark="dynamath", recorded=rec)
+    theirs = read_report(DY / "m_DynaMath_gpt-4o-mini_score.csv")
+    assert sorted(res.report.columns) == sorted(theirs.columns) and res.report.columns[:2] == ["Setting", "Overall"]
+    assert report_differences(res.report, theirs) == []
+    for col in theirs.columns[1:]:
+        assert res.report[col].to_list() == theirs[col].to_list(), col
+    assert res.stats["decided"] == {"rules": 6, "recorded": 4, "live": 0, "undecided": 0}
+    assert res.stats["record_disagreements"] == 0 and res.stats["matches_archive"] is True
+    stored = pl.read_excel(DY / "m_DynaMath_gpt-4o-mini.xlsx", infer_schema_length=0)
+    assert [s == 1.0 for s in res.rows["score"].to_list()] == [v == "true" for v in stored["correct"].to_list()]
+
+
+def test_dynamath_rules():
+    assert math_judged.dynamath_rule('{"short answer": "b"}', "multiple choice", "B") == (True, "B", True)
+    assert math_judged.dynamath_rule("2\u03c0 m", "float", 6.283) == (True, 2 * math.pi, True)
+    assert math_judged.dynamath_rule("Both A and B", "multiple choice", "A") is None  # the judge's row
+    assert math_judged.dynamath_rule('{"short answer": 1.5}', "float", 1.5) is None  # a number, not text: fallback
+    assert math_judged.dynamath_rule("Yes it is", "free-form", "yes it is!")[2] is True
+
+
+def test_dynamath_without_records_grades_the_rule_rows_only():
+    res = math_judged.grade(read_result_table(DY / "m_DynaMath.xlsx"), benchmark="dynamath", recorded=None)
+    assert res.stats["decided"] == {"rules": 6, "recorded": 0, "live": 0, "undecided": 4}
+    assert res.stats["archive_method"] is None and res.stats["matches_archive"] is False

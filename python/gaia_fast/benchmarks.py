@@ -714,6 +714,18 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="judge",
         ),
         Benchmark(
+            "dynamath",
+            "gaia_fast.scorers.vlm.math_judged",
+            {"benchmark": "dynamath"},
+            datasets=(r"DynaMath(_noprompt)?",),
+            report="_score.csv",  # {stem}_{J}_score.csv
+            description="DynaMath: DynaMath_auxeval's JSON / short-answer rules, the recorded judge verdicts where they read nothing, average and worst-case report",
+            # b643eed3 (2025-04-23): str() of the prediction before parsing (earlier, f22451a5
+            # 2025-03-22 fixed an answer_type typo that sent every row to the fallback); to head.
+            variants=(("2025-04-23", "classic"),),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
             "shortqa",
             "gaia_fast.scorers.vlm.shortqa",
             datasets=(
@@ -737,7 +749,7 @@ BENCHMARKS: dict[str, Benchmark] = {
 #: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
 UNSUPPORTED: dict[str, str] = {
     r"OCRBench_v2(_MINI)?": "OCRBench v2 (its own evaluation)",
-    r"MathVision(_MINI)?|DynaMath|WeMath": "math (judge-extracted answers)",
+    r"MathVision(_MINI)?|WeMath": "math (judge-extracted answers)",
 }
 
 #: VLMEvalKit datasets with no flow here whose name ends like a registered one

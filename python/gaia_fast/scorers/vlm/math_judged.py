@@ -49,7 +49,7 @@ from gaia_fast.scorers.vlm.recorded import Records
 
 __all__ = ["BENCHMARKS", "PREFETCH_LOG", "VARIANTS", "grade", "post_check"]
 
-BENCHMARKS = {"mathvista": "mathvista", "mathverse": "mathverse", "logicvista": "logicvista"}
+BENCHMARKS = {"mathvista": "mathvista", "mathverse": "mathverse", "logicvista": "logicvista", "dynamath": "dynamath"}
 VARIANTS = ("2024-01", "classic", "2025-08", "2026-06")
 #: ``can_infer``'s version in each variant.
 _CAN_INFER = {"2024-01": "classic", "classic": "classic", "2025-08": "2025-08", "2026-06": "2026-06"}
@@ -191,6 +191,10 @@ def grade(
         raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
     if judge is not None:
         raise ValueError(f"{bench}: live judging is not supported (the extraction prompt is not ported); rows without a recorded extraction are needs_judge")
+    if bench == "dynamath":
+        if variant not in (None, "classic"):
+            raise ValueError(f"dynamath has one rule here (variant 'classic', from b643eed3), not {variant!r}")
+        return _grade_dynamath(frame, recorded, judge_policy)
     if bench == "logicvista":
         if variant not in (None, "classic"):
             raise ValueError(f"logicvista has one rule (variant 'classic', from 031bc6d1), not {variant!r}")
@@ -569,6 +573,205 @@ def _grade_logicvista(frame: pl.DataFrame, recorded: Records | None, judge_polic
         "tasks": len(kept),
         "correct": float(n_hit),
         "accuracy": n_hit / len(kept) if kept else math.nan,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": " + ".join(parts) or "no rows",
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0 and disagree == 0,
+        "record_disagreements": disagree,
+        "flags": {"record_disagreements": disagree} if disagree else {},
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": routes["error"],
+        "reference_error": reference_error,
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+# --------------------------------------------------------------------------------------
+# DynaMath (b643eed3, 2025-04-23, to head): ``DynaMath_auxeval`` reads the prediction's
+# JSON ``short answer`` (or the prediction itself) by rules and asks the judge only when
+# neither parses (multiple choice / float); ``{stem}_{J}.xlsx/.pkl`` record ``parse``,
+# ``extracted`` and ``correct``. The report ``{stem}_{J}_score.csv``: rows ``Average`` and
+# ``Worst Case`` (a question is right when all its variants are), columns ``Overall``,
+# ``Subject-*`` and ``Level-*`` (set order upstream).
+# --------------------------------------------------------------------------------------
+
+
+def _dyn_preprocess(text: str) -> str:
+    if 0 <= text.find("{") < text.rfind("}"):
+        text = text[text.find("{") : text.rfind("}") + 1]
+    return text.replace("\\", "").replace("\\n", "\n")
+
+
+def _dyn_parse(answer: Any, answer_type: Any) -> tuple[bool, Any]:
+    """``parse_answer``; raises where upstream raises (a non-text short answer)."""
+    if answer_type == "float":
+        if answer.isdigit():
+            return True, float(answer)
+        head = answer.split(" ")[0]
+        try:
+            if "\u03c0" in head:
+                return True, float(head.split("\u03c0")[0]) * math.pi
+            return True, float(head)
+        except Exception:  # noqa: BLE001 - upstream catches everything here
+            return False, None
+    if answer_type == "multiple choice":
+        if len(answer) == 1:
+            return True, answer.upper()
+        flags = [ch in answer.upper() for ch in "ABCDE"]
+        if sum(flags) == 1:
+            return True, "ABCDE"[flags.index(True)]
+        return False, None
+    return True, answer
+
+
+def dynamath_rule(prediction: str, answer_type: Any, answer: Any) -> tuple[bool, Any, bool] | None:
+    """``DynaMath_auxeval`` without its judge: ``(parse, extracted, correct)``, or None
+    where the row goes to the judge. ``prediction`` is ``str()`` of the cell; ``answer`` as
+    pandas holds it."""
+    import json
+
+    pred = _dyn_preprocess(prediction)
+    try:
+        dj = json.loads(pred, strict=False)
+        short = dj.get("short answer")
+        assert short is not None
+        ok, short = _dyn_parse(short, answer_type)
+        assert ok
+    except Exception:  # noqa: BLE001 - upstream falls back on any failure
+        ok, short = _dyn_parse(pred, answer_type)
+        if not ok:
+            return None
+    if answer_type == "float":
+        return True, short, abs(float(short) - float(answer)) <= 0.001
+    if answer_type == "multiple choice":
+        return True, short, short == answer
+    return True, short, short.lower() in answer.lower()
+
+
+def _pandas_values(series: pl.Series) -> list[Any]:
+    from gaia_fast.scorers.vlm._pandas import pandas_column
+
+    kind, cells = pandas_column(series)
+    values = cells.to_list()
+    return [math.nan if v is None else v for v in values] if kind == "object" else values
+
+
+def _np_mean_bool(values: list[bool]) -> float:
+    return sum(values) / len(values) if values else math.nan
+
+
+def _report_dynamath(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    def key(v: Any) -> str:
+        return str(v)
+
+    subs = sorted({r["subject"] for r in rows}, key=key)
+    lvls = sorted({r["knowledge_level"] for r in rows}, key=key)
+    avg: dict[str, float] = {"Overall": _np_mean_bool([r["correct"] for r in rows])}
+    for s in subs:
+        avg[f"Subject-{s}"] = _np_mean_bool([r["correct"] for r in rows if r["subject"] == s])
+    for v in lvls:
+        avg[f"Level-{v}"] = _np_mean_bool([r["correct"] for r in rows if r["knowledge_level"] == v])
+    worst_rows = [r for r in rows if r["varid"] == 1]
+    qid2corr: dict[Any, Any] = {r["index"]: True for r in worst_rows}
+    for r in rows:
+        if r["qid"] not in qid2corr:
+            raise _Crash(f"qid {r['qid']!r} is not the index of a varid-1 row (KeyError upstream)")
+        qid2corr[r["qid"]] = qid2corr[r["qid"]] * r["correct"]
+    wc = [bool(qid2corr[r["qid"]]) for r in worst_rows]
+    worst: dict[str, float] = {"Overall": _np_mean_bool(wc)}
+    for s in sorted({r["subject"] for r in worst_rows}, key=key):
+        worst[f"Subject-{s}"] = _np_mean_bool([c for r, c in zip(worst_rows, wc) if r["subject"] == s])
+    for v in sorted({r["knowledge_level"] for r in worst_rows}, key=key):
+        worst[f"Level-{v}"] = _np_mean_bool([c for r, c in zip(worst_rows, wc) if r["knowledge_level"] == v])
+    cols = list(avg) + [c for c in worst if c not in avg]
+    data: dict[str, list[Any]] = {"Setting": ["Average", "Worst Case"]}
+    for c in cols:
+        data[c] = [avg.get(c, math.nan), worst.get(c, math.nan)]
+    return pl.DataFrame(data, schema={c: (pl.String if c == "Setting" else pl.Float64) for c in data})
+
+
+def _grade_dynamath(frame: pl.DataFrame, recorded: Records | None, judge_policy: str) -> GradeResult:
+    need = ("index", "prediction", "answer", "answer_type", "subject", "knowledge_level", "varid", "qid")
+    for name in need:
+        if name not in frame.columns:
+            raise ValueError(f"dynamath: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+    use = recorded if judge_policy == "auto" else None
+    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    vals = {c: _pandas_values(frame[c].cast(pl.String)) for c in need}
+    preds = [str(v) for v in vals["prediction"]]
+    out_ext: list[str | None] = []
+    scores: list[float | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    routes = {"rules": 0, "recorded": 0, "needs_judge": 0, "error": 0}
+    kept: list[dict[str, Any]] = []
+    disagree = 0
+    reference_error = None
+    for i in range(frame.height):
+        rec = use.get(vals["index"][i]) if use is not None else None
+        try:
+            got = dynamath_rule(preds[i], vals["answer_type"][i], vals["answer"][i])
+        except Exception as e:  # noqa: BLE001 - upstream's evaluation raises here
+            out_ext.append(None)
+            scores.append(None)
+            status.append("error")
+            reasons.append(f"error: {type(e).__name__} upstream ({e})")
+            routes["error"] += 1
+            reference_error = reference_error or f"DynaMath: row {i + 2}: {type(e).__name__} upstream; left out"
+            continue
+        if got is not None:
+            _, extracted, right = got
+            route = "rules"
+            reasons.append(f"rules (DynaMath_auxeval without the judge): {extracted!r}, " + ("right" if right else "wrong"))
+            if rec is not None and _truth(rec.get("correct")) is not None and _truth(rec.get("correct")) != bool(right):
+                disagree += 1
+        elif rec is not None and _truth(rec.get("correct")) is not None:
+            extracted, right, route = rec.get("extracted"), bool(_truth(rec.get("correct"))), "recorded"
+            reasons.append(f"{who}: the judge formatted the answer ({extracted!r}), " + ("right" if right else "wrong"))
+        else:
+            out_ext.append(None)
+            scores.append(None)
+            status.append("needs_judge")
+            why = "--judge none" if judge_policy == "none" else "no recorded verdict for this index"
+            reasons.append(f"needs_judge: no short answer the rules can read ({why}); not counted")
+            routes["needs_judge"] += 1
+            continue
+        out_ext.append(None if extracted is None else str(extracted))
+        scores.append(1.0 if right else 0.0)
+        status.append("ok")
+        routes[route] += 1
+        kept.append({c: vals[c][i] for c in ("index", "subject", "knowledge_level", "varid", "qid")} | {"correct": bool(right)})
+    try:
+        report = _report_dynamath(kept)
+    except _Crash as e:
+        reference_error = reference_error or f"DynaMath: {e}"
+        report = pl.DataFrame({"Setting": [], "Overall": []}, schema={"Setting": pl.String, "Overall": pl.Float64})
+    rows = frame.with_columns(
+        pl.Series("extracted", out_ext, pl.String),
+        pl.Series("score", scores, pl.Float64),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    decided = {"rules": routes["rules"], "recorded": routes["recorded"], "live": 0, "undecided": routes["needs_judge"]}
+    parts = [f"rules ({decided['rules']} rows)"] if decided["rules"] else []
+    if decided["recorded"]:
+        parts.append(f"{who} ({decided['recorded']} rows)")
+    if decided["undecided"]:
+        parts.append(f"{decided['undecided']} rows undecided (needs_judge)")
+    archive_method = None if recorded is None or not recorded.files else f"rules + judge {recorded.judge}"
+    n_right = sum(1 for r in kept if r["correct"])
+    stats: dict[str, Any] = {
+        "benchmark": "dynamath",
+        "variant": "classic",
+        "rows": frame.height,
+        "tasks": len(kept),
+        "correct": float(n_right),
+        "accuracy": n_right / len(kept) if kept else math.nan,
         "decided": decided,
         "decided_unit": "rows",
         "method": " + ".join(parts) or "no rows",

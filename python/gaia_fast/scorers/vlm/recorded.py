@@ -264,13 +264,20 @@ def _merge(into: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]], name
             into[key] = rec
             continue
         for f in compare:
-            if f in have and f in rec and str(have[f]) != str(rec[f]) and not _same_number(have[f], rec[f]):
+            if f in have and f in rec and not _same_cell(have[f], rec[f]):
                 conflicts += 1
                 break
         for f, v in rec.items():
             have.setdefault(f, v)
     if conflicts:
         notes.append(f"{name}: {conflicts} index(es) disagree with the table read first; the table's value is used")
+
+
+def _same_cell(a: Any, b: Any) -> bool:
+    """A table cell and a pickled value that say the same: equal text, equal numbers, a
+    bool and its xlsx text (``True``/``true``), an empty cell and ``''``."""
+    ta, tb = ("" if a is None else str(a)), ("" if b is None else str(b))
+    return ta == tb or _same_number(a, b) or ((isinstance(a, bool) or isinstance(b, bool)) and ta.lower() == tb.lower())
 
 
 def _same_number(a: Any, b: Any) -> bool:
@@ -492,6 +499,8 @@ def _find_mathverse(path: Path, names: set[str]) -> Records | None:
 def _find_math(path: Path, names: set[str]) -> Records | None:
     if re.search(r"MathVerse", path.stem):
         return _find_mathverse(path, names)
+    if re.search(r"DynaMath", path.stem):
+        return _find_judged(path, names, ("correct", "parse", "extracted"), "math_judged")
     if re.search(r"LogicVista", path.stem):
         return _find_judged(path, names, ("res", "log", "hit"), "math_judged")
     return _find_judged(path, names, ("res", "log"), "math_judged")
