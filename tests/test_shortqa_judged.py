@@ -71,21 +71,19 @@ def test_bad_input_is_named():
     frame = read_result_table(DATA / "m_MMESCI_EN.xlsx")
     with pytest.raises(ValueError, match="no 'answer' column"):
         shortqa.grade(frame.drop("answer"))
-    with pytest.raises(ValueError, match="g_index"):
-        shortqa.grade(frame.with_columns(pl.col("index").alias("g_index")))
     with pytest.raises(ValueError, match="live judging is not supported"):
         shortqa.grade(frame, judge=lambda p: "yes")
 
 
-def test_registry_maps_the_family_but_not_its_circular_set():
+def test_registry_maps_the_family():
     names = ["hle", "hle_verified", "LiveMMBench_Infographic", "LiveMMBench_Perception", "LiveMMBench_Reasoning",
-             "LiveMMBench_Spatial", "EMMA", "EMMA_COT", "PathVQA_VAL", "PathVQA_TEST", "MMESCI_VisionOnly",
-             "MMESCI_ZH", "MMESCI_EN", "MMESCI_FR", "MMESCI_ES", "MMESCI_JA"]  # fmt: skip
+             "LiveMMBench_Reasoning_circular", "LiveMMBench_Spatial", "EMMA", "EMMA_COT", "PathVQA_VAL",
+             "PathVQA_TEST", "MMESCI_VisionOnly", "MMESCI_ZH", "MMESCI_EN", "MMESCI_FR", "MMESCI_ES", "MMESCI_JA"]  # fmt: skip
     for name in names:
         found = benchmarks.detect(Path(f"m/m_{name}.xlsx"))
         assert found is not None and found.benchmark.name == "shortqa" and found.dataset == name, name
     entry = benchmarks.get("shortqa")
-    assert not any(re.fullmatch(rx, "LiveMMBench_Reasoning_circular") for rx in entry.datasets)
+    assert not any(re.fullmatch(rx, "LiveMMBench_Creation") for rx in entry.datasets)  # its own evaluate
     assert [entry.variant_on(d) for d in ("2025-03-01", "2025-09-01", "2026-08-18")] == ["classic", "2025-08", "2026-06"]
 
 
@@ -95,5 +93,25 @@ def test_cli_checks_each_archive_report(tmp_path, monkeypatch):
     r = CliRunner().invoke(main, ["grade", "m", "--as-of", "2026-08-18", "--json"], catch_exceptions=False)
     assert r.exit_code == 0, r.output
     archives = json.loads(r.output)["archives"]
-    assert [(a["dataset"], a["status"]) for a in archives] == [("LiveMMBench_Infographic", "ok"), ("MMESCI_EN", "ok")]
+    assert [(a["dataset"], a["status"]) for a in archives] == [
+        ("LiveMMBench_Infographic", "ok"), ("LiveMMBench_Reasoning_circular", "ok"), ("MMESCI_EN", "ok"),
+    ]  # fmt: skip
     assert all(a["archive_report"].endswith("_acc.csv") for a in archives)
+
+
+@pytest.mark.parametrize("variant", ["2026-06", "classic"])
+def test_circular_set_is_reproduced_one_verdict_per_question(variant):
+    path = DATA / "m_LiveMMBench_Reasoning_circular.xlsx"
+    rec = find_records(path)
+    assert sorted(rec.entries) == ["1", "2", "3", "4", "5"]  # keyed by the main index
+    res = shortqa.grade(read_result_table(path), recorded=rec, variant=variant)
+    _assert_same_report(res.report, path.with_name("m_LiveMMBench_Reasoning_circular_acc.csv"))
+    assert res.stats["decided"] == {"rules": 2, "recorded": 3, "live": 0, "undecided": 0}
+    assert res.stats["decided_unit"] == "questions" and res.stats["tasks"] == 5 and res.stats["matches_archive"] is True
+    by_index = dict(zip(res.rows["index"].to_list(), zip(res.rows["score"].to_list(), res.rows["status"].to_list())))
+    assert by_index["1000002"] == (0.0, "ok")  # rotation 1 read as another letter: the question fails by rule
+    assert by_index["1000003"] == (1.0, "ok")  # a rotation without a letter: the recorded judge decides
+    assert by_index["1000006"] == (None, "not_counted")  # no main row 6: upstream never reads it
+    # Without the recorded verdicts, the judge's three questions need a judge.
+    none = shortqa.grade(read_result_table(path), recorded=rec, variant=variant, judge_policy="none")
+    assert none.stats["decided"] == {"rules": 2, "recorded": 0, "live": 0, "undecided": 3}

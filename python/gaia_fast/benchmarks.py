@@ -730,12 +730,12 @@ BENCHMARKS: dict[str, Benchmark] = {
             "gaia_fast.scorers.vlm.shortqa",
             datasets=(
                 r"hle(_verified)?",
-                r"LiveMMBench_(Infographic|Perception|Reasoning|Spatial)",
+                r"LiveMMBench_(Infographic|Perception|Reasoning|Spatial|Reasoning_circular)",
                 r"EMMA(_COT)?",
                 r"PathVQA_(VAL|TEST)",
                 r"MMESCI_(VisionOnly|ZH|EN|FR|ES|JA)",
             ),
-            description="ImageShortQADataset (LiveMMBench, HLE, EMMA, PathVQA, MMESCI): can_infer for option rows, the recorded judge verdicts (_judge / _tmp) for the rest, report_acc",
+            description="ImageShortQADataset (LiveMMBench incl. its circular set, HLE, EMMA, PathVQA, MMESCI): can_infer for option rows and circular groups, the recorded judge verdicts (_judge / _tmp) for the rest, report_acc",
             # 43af13e0 (2025-02-20): ImageShortQADataset, the same evaluate at head; the
             # variants are can_infer's (c3371551, a67ace50).
             variants=(("2025-02-20", "classic"), ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06")),
@@ -755,7 +755,7 @@ UNSUPPORTED: dict[str, str] = {
 #: VLMEvalKit datasets with no flow here whose name ends like a registered one
 #: (``Creation_MMBench`` is not ``{model}_MMBench``): :func:`detect` never reads them as the
 #: shorter name. The registry test finds any new one.
-LOOKALIKES: frozenset[str] = frozenset({"Creation_MMBench", "LiveMMBench_Reasoning_circular", "MMSIBench_wo_circular"})
+LOOKALIKES: frozenset[str] = frozenset({"Creation_MMBench", "MMSIBench_wo_circular"})
 
 #: File names of VLMEvalKit's evaluation outputs and caches (not results to grade), with
 #: what they are. A ``{stem}_{anything}`` file beside a result file ``{stem}`` is one too

@@ -55,6 +55,21 @@ SPLIT = [
 ]
 
 
+# index, g_index, question, answer, A, B, C, category, prediction, judge replies
+CIRC = [
+    (1, 1, "Q1 Pick", "A", "red", "blue", "green", "logic", "A", []),
+    (1000001, 1, "Q1000001 Pick", "C", "blue", "green", "red", "logic", "C", []),
+    (2, 2, "Q2 Pick", "B", "x", "y", "z", "math", "B", []),
+    (1000002, 2, "Q1000002 Pick", "A", "y", "z", "x", "math", "C", []),
+    (3, 3, "Q3 Pick", "C", "one", "two", "three", "logic", "it is the third", ["C"]),
+    (1000003, 3, "Q1000003 Pick", "B", "two", "three", "one", "logic", "B", []),
+    (4, 4, "Q4 How many?", "4", None, None, None, "math", "four", [YES]),
+    (5, 5, "Q5 Pick", "A", "cat", "dog", "cow", "math", "hmm", ["none", "none", "none"]),
+    (1000005, 5, "Q1000005 Pick", "C", "dog", "cow", "cat", "math", "C", []),
+    (1000006, 6, "Q1000006 Pick", "A", "p", "q", "r", "logic", "A", []),
+]
+
+
 def source_of(git, path):
     return subprocess.run(["git", f"--git-dir={git}", "show", f"{COMMIT}:{path}"], capture_output=True, text=True, check=True).stdout
 
@@ -122,9 +137,12 @@ def run(git, out, name, rows):
     ns, mc = namespace(git)
     random.seed(7)
     os.makedirs(out, exist_ok=True)
-    cols = ["index", "question", "answer", "A", "B", "C", "category", "split", "prediction"]
+    if name.endswith("_circular"):
+        cols = ["index", "g_index", "question", "answer", "A", "B", "C", "category", "prediction"]
+    else:
+        cols = ["index", "question", "answer", "A", "B", "C", "category", "split", "prediction"]
     data = pd.DataFrame([r[:9] for r in rows], columns=cols)
-    if data["split"].isna().all():
+    if "split" in data and data["split"].isna().all():
         data = data.drop(columns=["split"])
     eval_file = os.path.join(out, f"m_{name}.xlsx")
     dump(data, eval_file)
@@ -137,8 +155,14 @@ def run(git, out, name, rows):
     storage = eval_file.replace(".xlsx", "_judge.xlsx")
     tmp_file = eval_file.replace(".xlsx", "_tmp.pkl")
     ans_map = {}
-    lines = [data.iloc[i] for i in range(len(data))]
-    indices = [x["index"] for x in lines]
+    if "g_index" not in data:
+        lines = [data.iloc[i] for i in range(len(data))]
+        indices = [x["index"] for x in lines]
+    else:  # ImageShortQADataset.evaluate's g_index branch
+        main_data = data[[x == y for x, y in zip(data["index"], data["g_index"])]]
+        lines = [data[data["g_index"] == x] for x in main_data["index"]]
+        indices = [x.iloc[0]["g_index"] for x in lines]
+        data = main_data
     for k, line in zip(indices, lines):
         ans_map[k] = ns["Comprehensive_auxeval"](judge, line)
     dump(ans_map, tmp_file)  # track_progress_rich(save=tmp_file) keeps the same dict
@@ -157,3 +181,4 @@ if __name__ == "__main__":
     git, out = sys.argv[1], sys.argv[2]
     run(git, os.path.join(out, "shortqa"), "LiveMMBench_Infographic", INFO)
     run(git, os.path.join(out, "shortqa"), "MMESCI_EN", SPLIT)
+    run(git, os.path.join(out, "shortqa"), "LiveMMBench_Reasoning_circular", CIRC)

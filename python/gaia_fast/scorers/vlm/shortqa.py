@@ -18,8 +18,11 @@ Reference: open-compass/VLMEvalKit ``ImageShortQADataset.evaluate`` /
 The verdicts are recorded in ``{stem}_judge.xlsx`` (the rows plus ``hit`` and ``log``) and
 ``{stem}_tmp.pkl`` (``index -> {"hit", "log"}``); the report ``{stem}_acc.csv`` is
 ``report_acc`` of the ``_judge`` table (splits sorted here; upstream lists them in ``set``
-order). Files with ``g_index`` (``LiveMMBench_Reasoning_circular``: circular groups judged
-together) are refused: that path is not verified here.
+order). Files with ``g_index`` (``LiveMMBench_Reasoning_circular``): the main rows
+(``index == g_index``) only; each group of two or more rows goes through
+``eval_circular_group``: ``prefetch_circular_group`` (``can_infer`` on every rotation: a
+rotation read as another letter fails the question, all read right pass it) and the judge
+for the rest (recorded under the main index); a group of one row is a plain row.
 
 Variants are ``can_infer``'s versions (``classic``, ``2025-08``, ``2026-06``; by date in the
 registry).
@@ -97,9 +100,9 @@ def grade(
     for name in ("index", "answer", "prediction"):
         if name not in cols:
             raise ValueError(f"shortqa: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
-    if "g_index" in cols:
-        raise ValueError("shortqa: a table with 'g_index' (circular groups judged together) is not supported yet")
     letters = [ch for ch in _LETTERS if ch in cols]
+    if "g_index" in cols:
+        return _grade_circular(frame, cols, letters, variant, recorded, judge_policy)
     text = frame.select(pl.col(cols[c]).cast(pl.String).alias(c) for c in ("index", "answer", "prediction", *letters))
     use = recorded if judge_policy == "auto" else None
     who = "recorded judge" + (f" {recorded.judge}" if recorded is not None and recorded.judge else "")
@@ -182,6 +185,114 @@ def grade(
         "status": dict(sorted(rows.group_by("status").len().iter_rows())),
         "judge": False,
         "crashed_rows": errors,
+        "reference_error": report_error,
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+def _grade_circular(
+    frame: pl.DataFrame, cols: dict[str, str], letters: list[str], variant: str, recorded: Records | None, judge_policy: str
+) -> GradeResult:
+    """``ImageShortQADataset.evaluate`` with ``g_index``: one verdict per main row's group."""
+    text = frame.select(pl.col(cols[c]).cast(pl.String).alias(c) for c in ("index", "g_index", "answer", "prediction", *letters))
+    lines = text.to_dicts()
+    use = recorded if judge_policy == "auto" else None
+    who = "recorded judge" + (f" {recorded.judge}" if recorded is not None and recorded.judge else "")
+    from gaia_fast.scorers.vlm.recorded import index_key
+
+    keys = [index_key(r["index"]) for r in lines]
+    gkeys = [index_key(r["g_index"]) for r in lines]
+    mains = [i for i in range(len(lines)) if keys[i] is not None and keys[i] == gkeys[i]]
+    members: dict[str, list[int]] = {}
+    for i, g in enumerate(gkeys):
+        members.setdefault(g, []).append(i)
+    score: list[float | None] = [None] * len(lines)
+    status = ["not_counted"] * len(lines)
+    reasons = ["not counted: no main row (index == g_index) for this row's g_index; upstream ignores it"] * len(lines)
+    extracted: list[str | None] = [None] * len(lines)
+    routes = {"rules": 0, "recorded": 0, "needs_judge": 0}
+    disagree = 0
+    main_ok: list[bool] = [False] * len(lines)
+    for m in mains:
+        group = members[keys[m]]
+        rec = use.get(keys[m]) if use is not None else None
+        rec_hit = None if rec is None else _hit(rec.get("hit"))
+        verdict: int | None = None
+        why = ""
+        if len(group) > 1:
+            preds = []
+            for j, i in enumerate(group):
+                line = lines[i]
+                choices = {ch: line[ch] for ch in letters if line[ch] is not None and line[ch] not in _NA}
+                letter = can_infer(_str(line["prediction"]), choices, variant)
+                preds.append(letter)
+                if letter is not None and letter != _str(line["answer"]):
+                    verdict, why = 0, f"rules ({variant} can_infer): rotation {j} read {letter}, the answer is {_str(line['answer'])}"
+                    break
+            if verdict is None and all(p is not None and p == _str(lines[i]["answer"]) for p, i in zip(preds, group)):
+                verdict, why = 1, f"rules ({variant} can_infer): all {len(group)} rotations read right"
+        else:
+            line = lines[m]
+            answer = _str(line["answer"])
+            choices = {ch: line[ch] for ch in letters if line[ch] is not None and line[ch] not in _NA}
+            if "A" in choices and choices["A"] != "" and len(answer) == 1:
+                letter = can_infer(_str(line["prediction"]), choices, variant)
+                if letter is not None:
+                    verdict, why = int(letter == answer), f"rules ({variant} can_infer): {letter}, answer {answer}"
+        if verdict is not None:
+            route = "rules"
+            disagree += rec_hit is not None and rec_hit != verdict
+        elif rec_hit is not None:
+            verdict, route = rec_hit, "recorded"
+            why = f"{who}: hit {rec_hit}"
+        else:
+            route = "needs_judge"
+        routes[route] += 1
+        for i in group:
+            if route == "needs_judge":
+                status[i] = "needs_judge"
+                reasons[i] = "needs_judge: the rules do not decide this question and there is no recorded verdict; not counted"
+            else:
+                score[i] = float(verdict)
+                status[i] = "ok"
+                extracted[i] = str(verdict)
+                reasons[i] = f"circular question {keys[m]}: {why}"
+        main_ok[m] = route != "needs_judge"
+    scores = pl.Series("score", score, pl.Float64)
+    keep = pl.Series(main_ok)
+    report, report_error = _report_acc(frame, cols, scores.fill_null(0), keep)
+    rows = frame.with_columns(
+        pl.Series("extracted", extracted, pl.String), scores, pl.Series("status", status, pl.String), pl.Series("reason", reasons, pl.String)
+    )
+    decided = {"rules": routes["rules"], "recorded": routes["recorded"], "live": 0, "undecided": routes["needs_judge"]}
+    parts = [f"rules ({variant} can_infer, {decided['rules']} questions)"] if decided["rules"] else []
+    if decided["recorded"]:
+        parts.append(f"{who} ({decided['recorded']} questions)")
+    if decided["undecided"]:
+        parts.append(f"{decided['undecided']} questions undecided (needs_judge)")
+    archive_method = None if recorded is None or not recorded.files else "rules + recorded judge (_judge / _tmp)"
+    n = sum(main_ok)
+    correct = float(sum(score[i] or 0.0 for i in range(len(lines)) if main_ok[i]))
+    stats: dict[str, Any] = {
+        "benchmark": "shortqa",
+        "variant": variant,
+        "rows": frame.height,
+        "tasks": n,
+        "correct": correct,
+        "accuracy": correct / n if n else math.nan,
+        "decided": decided,
+        "decided_unit": "questions",
+        "method": " + ".join(parts) or "no rows",
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0 and disagree == 0,
+        "record_disagreements": disagree,
+        "flags": {"record_disagreements": disagree} if disagree else {},
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": 0,
         "reference_error": report_error,
     }
     if recorded is not None:
