@@ -223,7 +223,10 @@ def test_grade_many_grades_every_family_archive(tmp_path):
     records = many.grade_many(many.expand([str(tree)]), report_dir=tmp_path / "R")
     by = {r.dataset: r for r in records}
     assert set(by) == {p.stem[2:] for p in DATA.glob("m_*.xlsx")}
-    assert {n for n, r in by.items() if r.status == "ok"} == set(by) - {"MMMU_DEV_VAL"}
+    # Copied without their reports or judge records: files where exact matching decided some
+    # rows cannot be checked against the archive, and say so.
+    assert {n for n, r in by.items() if r.status in ("ok", "unverified")} == set(by) - {"MMMU_DEV_VAL"}
+    assert by["LEGO"].status == "unverified" and by["A4Bench"].status == "ok"
     # MMMU's default is the 2023-12 side-branch MMMU_eval, which needs question_type; --as-of
     # picks MMMU_preproc and the mcq flow.
     assert by["MMMU_DEV_VAL"].status == "error"

@@ -404,7 +404,9 @@ def _archive_report(job: Job, entry: benchmarks.Benchmark, ours: Path | None, re
 
 
 #: The families that replay an archive's recorded judge replies (``recorded=``, ``judge_policy=``).
-RECORDED_JUDGE_MODULES = frozenset({"gaia_fast.scorers.vlm.mcq", "gaia_fast.scorers.vlm.yorn", "gaia_fast.scorers.vlm.judged", "gaia_fast.scorers.vlm.spatial"})
+RECORDED_JUDGE_MODULES = frozenset(
+    f"gaia_fast.scorers.vlm.{m}" for m in ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa")
+)
 
 
 def _records(job: Job, entry: benchmarks.Benchmark, options: GradeOptions) -> Any:

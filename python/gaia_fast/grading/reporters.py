@@ -118,7 +118,13 @@ def _numeric(s: pl.Series) -> pl.Series:
     if s.dtype != pl.String:
         return s
     as_float = s.cast(pl.Float64, strict=False)
-    return as_float if as_float.null_count() == s.null_count() else s
+    if as_float.null_count() == s.null_count():
+        return as_float
+    # pandas writes NaN as an empty cell: a number column with empty cells is numbers and NaN.
+    empty = (s == "").fill_null(False)
+    if as_float.null_count() == s.null_count() + int(empty.sum()) and as_float.null_count() < s.len():
+        return as_float.set(empty, math.nan)
+    return s
 
 
 def headline(report: pl.DataFrame) -> tuple[str, float] | None:
@@ -151,6 +157,8 @@ def _same(x: Any, y: Any) -> bool:
         if math.isnan(x) and math.isnan(y):
             return True
         return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
+    if (x == "" and isinstance(y, float) and math.isnan(y)) or (y == "" and isinstance(x, float) and math.isnan(x)):
+        return True  # pandas writes NaN as an empty cell
     return x == y
 
 

@@ -171,11 +171,14 @@ def _lego_sort_rows(rows: pl.DataFrame, source: pl.DataFrame, matcher: str) -> t
     extracted = rows["extracted"].to_list()
     score = rows["score"].to_list()
     reason = rows["reason"].to_list()
+    status = rows["status"].cast(pl.String).to_list()
     preds = mcq._text(source[pred_c]).fill_null("nan").to_list()
     answers = mcq._text(source[ans_c]).to_list()
     option_cols = {ch: mcq._text(source[ch]).to_list() for ch in letters}
     for i in sort_rows:
-        if rows["status"][i] != "ok":
+        if status[i] == "answer_not_in_options":
+            status[i] = "ok"  # a sort question's answer is a letter sequence by design
+        if status[i] not in _SORT_GRADED:
             continue
         choices = {ch: option_cols[ch][i] for ch in letters if option_cols[ch][i] is not None}
         seq = can_infer_sequence(preds[i])
@@ -194,8 +197,13 @@ def _lego_sort_rows(rows: pl.DataFrame, source: pl.DataFrame, matcher: str) -> t
         pl.Series("extracted", extracted, pl.String),
         pl.Series("score", score, pl.Float64),
         pl.Series("reason", reason, pl.String),
+        pl.Series("status", status, pl.String).cast(rows["status"].dtype),
     )
     return out, len(sort_rows)
+
+
+#: Row statuses whose row the reference scores (the truth flags keep its decision).
+_SORT_GRADED = frozenset({"ok", "no_prediction", "duplicate_index"})
 
 
 # --------------------------------------------------------------------------------------

@@ -56,6 +56,8 @@ RANDOM_TEXT = "Failed to predict, thus randomly generate one."
 _log = logging.getLogger(__name__)
 
 _TABLE_EXT = ("xlsx", "tsv", "csv", "json")
+#: The kinds of records :func:`find_records` knows (one per family that replays them).
+KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa")
 #: Stem suffixes of VLMEvalKit's other outputs: never a judge name of ``{stem}_{J}.xlsx``.
 _NOT_JUDGE = re.compile(
     r".*(_|^)(acc|acc_all|score|score_fine|score2|result|auxmatch|tmp|prefetch|supp|fine_grained|metrics|rating|"
@@ -267,13 +269,20 @@ def _merge(into: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]], name
             into[key] = rec
             continue
         for f in compare:
-            if f in have and f in rec and str(have[f]) != str(rec[f]) and not _same_number(have[f], rec[f]):
+            if f in have and f in rec and not _same_cell(have[f], rec[f]):
                 conflicts += 1
                 break
         for f, v in rec.items():
             have.setdefault(f, v)
     if conflicts:
         notes.append(f"{name}: {conflicts} index(es) disagree with the table read first; the table's value is used")
+
+
+def _same_cell(a: Any, b: Any) -> bool:
+    """A table cell and a pickled value that say the same: equal text, equal numbers, a
+    bool and its xlsx text (``True``/``true``), an empty cell and ``''``."""
+    ta, tb = ("" if a is None else str(a)), ("" if b is None else str(b))
+    return ta == tb or _same_number(a, b) or ((isinstance(a, bool) or isinstance(b, bool)) and ta.lower() == tb.lower())
 
 
 def _same_number(a: Any, b: Any) -> bool:
@@ -295,7 +304,7 @@ def _kind_of(path: Path) -> str | None:
     if found is None:
         return None
     module = found.benchmark.module.rsplit(".", 1)[-1]
-    return {"mcq": "mcq", "yorn": "yorn", "judged": "judged", "spatial": "spatial"}.get(module)
+    return {"mcq": "mcq", "yorn": "yorn", "judged": "judged", "spatial": "spatial", "math_judged": "math_judged", "shortqa": "shortqa"}.get(module)
 
 
 def _belongs_to_longer_stem(folder_names: set[str], stem: str, judge: str) -> bool:
@@ -413,9 +422,12 @@ def _find_llava(path: Path, names: set[str]) -> Records | None:
     return Records(path, "judged", "openai", tuple(used), entries, columns, notes)
 
 
-def _find_judged(path: Path, names: set[str]) -> Records | None:
+def _find_judged(path: Path, names: set[str], fields: tuple[str, ...] = ("score", "log"), kind: str = "judged") -> Records | None:
+    """``{stem}_{J}.{xlsx,pkl}``: judge scores (``score``, ``log``), or for judge-extracted
+    math (``kind="math_judged"``, MathVista) the extracted answers (``res``, ``log``)."""
     stem = path.stem
-    if re.search(r"LLaVABench", stem):
+    need = fields[0]
+    if kind == "judged" and re.search(r"LLaVABench", stem):
         found = _find_llava(path, names)
         if found is not None:
             return found
@@ -438,18 +450,93 @@ def _find_judged(path: Path, names: set[str]) -> Records | None:
     columns: tuple[str, ...] = ()
     for f in files:
         if f.suffix == ".pkl":
-            got = _pickle_entries(f, notes, fields=("score", "log"))
+            got = _pickle_entries(f, notes, fields=fields)
         else:
-            res = _table_entries(f, ("score", "log"), notes)
+            res = _table_entries(f, fields, notes)
             got, columns = (None, columns) if res is None else (res[0], columns or res[1])
-            if got is not None and not any("score" in r for r in got.values()):
-                notes.append(f"{f.name}: not used: it has no 'score' column")
+            if got is not None and not any(need in r for r in got.values()):
+                notes.append(f"{f.name}: not used: it has no {need!r} column")
                 got = None
         if got is None:
             continue
-        _merge(entries, got, f.name, notes, ("score",))
+        _merge(entries, got, f.name, notes, (need,))
         used.append(f)
-    return Records(path, "judged", judge, tuple(used), entries, columns, notes)
+    return Records(path, kind, judge, tuple(used), entries, columns, notes)
+
+
+def _find_mathverse(path: Path, names: set[str]) -> Records | None:
+    """MathVerse's two stages: ``{stem}_{J}_extract.{xlsx,pkl}`` (``extract``,
+    ``log_extract``) and ``{stem}_{J}_score.{xlsx,pkl}`` (``score``, ``log_score``; the
+    ``_score.csv`` beside them is the report)."""
+    stem = path.stem
+    rx = re.compile(rf"{re.escape(stem)}_(?P<j>.+)_(?P<stage>extract|score)\.(?P<ext>pkl|xlsx|tsv|json)")
+    by_judge: dict[str, list[tuple[str, Path]]] = {}
+    for name in sorted(names):
+        m = rx.fullmatch(name)
+        if m and not _belongs_to_longer_stem(names, stem, m.group("j")):
+            by_judge.setdefault(m.group("j"), []).append((m.group("stage"), path.parent / name))
+    if not by_judge:
+        return None
+    notes: list[str] = []
+    judge = max(by_judge, key=lambda j: (_newest([p for _, p in by_judge[j]]), j))
+    if len(by_judge) > 1:
+        notes.append(f"records of several judges beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
+    fields = {"extract": ("extract", "log_extract"), "score": ("score", "log_score")}
+    entries: dict[str, dict[str, Any]] = {}
+    used: list[Path] = []
+    columns: tuple[str, ...] = ()
+    for stage, f in sorted(by_judge[judge], key=lambda t: (t[0], t[1].suffix == ".pkl", t[1].suffix)):
+        if f.suffix == ".pkl":
+            got = _pickle_entries(f, notes, fields=fields[stage])
+        else:
+            res = _table_entries(f, fields[stage], notes)
+            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
+        if got is not None and not any(stage in r for r in got.values()):
+            notes.append(f"{f.name}: not used: it has no {stage!r} column")
+            got = None
+        if got is None:
+            continue
+        _merge(entries, got, f.name, notes, (stage,))
+        used.append(f)
+    return Records(path, "math_judged", judge, tuple(used), entries, columns, notes)
+
+
+def _find_math(path: Path, names: set[str]) -> Records | None:
+    if re.search(r"MathVerse", path.stem):
+        return _find_mathverse(path, names)
+    if re.search(r"DynaMath", path.stem):
+        return _find_judged(path, names, ("correct", "parse", "extracted"), "math_judged")
+    if re.search(r"LogicVista", path.stem):
+        return _find_judged(path, names, ("res", "log", "hit"), "math_judged")
+    return _find_judged(path, names, ("res", "log"), "math_judged")
+
+
+def _find_shortqa(path: Path, names: set[str]) -> Records | None:
+    """``ImageShortQADataset``'s verdicts: ``{stem}_judge.{xlsx,...}`` (rows plus ``hit``,
+    ``log``) and ``{stem}_tmp.pkl`` (``index -> {"hit", "log"}``); the judge is not named."""
+    stem = path.stem
+    files = [path.parent / f"{stem}_judge.{ext}" for ext in _TABLE_EXT if f"{stem}_judge.{ext}" in names]
+    files += [path.parent / f"{stem}_{n}.pkl" for n in ("judge", "tmp") if f"{stem}_{n}.pkl" in names]
+    if not files:
+        return None
+    notes: list[str] = []
+    entries: dict[str, dict[str, Any]] = {}
+    used: list[Path] = []
+    columns: tuple[str, ...] = ()
+    for f in files:
+        if f.suffix == ".pkl":
+            got = _pickle_entries(f, notes, fields=("hit", "log"))
+        else:
+            res = _table_entries(f, ("hit", "log"), notes)
+            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
+        if got is not None and not any("hit" in r for r in got.values()):
+            notes.append(f"{f.name}: not used: it has no 'hit' (not ShortQA_auxeval's record)")
+            got = None
+        if got is None:
+            continue
+        _merge(entries, got, f.name, notes, ("hit",))
+        used.append(f)
+    return Records(path, "shortqa", None, tuple(used), entries, columns, notes)
 
 
 def _find_spatial(path: Path, names: set[str]) -> Records | None:
@@ -528,8 +615,8 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
     pickle naming a forbidden global raises
     :class:`gaia_fast.io.safe_pickle.UnsafePickleError` (naming the file)."""
     path = Path(result_path)
-    if kind is not None and kind not in ("mcq", "yorn", "judged", "spatial"):
-        raise ValueError(f"kind must be 'mcq', 'yorn', 'judged' or 'spatial', not {kind!r}")
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(map(repr, KINDS))}, not {kind!r}")
     try:
         names = {p.name for p in path.parent.iterdir() if p.name.startswith(path.stem + "_")}
     except OSError as e:
@@ -537,7 +624,14 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
     if not names:
         return None
     kind = kind or _kind_of(path)
-    finders = {"mcq": _find_mcq, "yorn": _find_yorn, "judged": _find_judged, "spatial": _find_spatial}
+    finders = {
+        "mcq": _find_mcq,
+        "yorn": _find_yorn,
+        "judged": _find_judged,
+        "spatial": _find_spatial,
+        "math_judged": _find_math,
+        "shortqa": _find_shortqa,
+    }
     for k in (kind,) if kind else ("mcq", "yorn"):
         found = finders[k](path, names)
         if found is None:
