@@ -675,6 +675,28 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2024-01-17", "classic"),),  # 8966cd4d: LLaVABench added; the same report at head
             grading="judge",
         ),
+        # --- branch regexmcq: video multiple choice (extract_characters_regex + recorded score file) ---
+        Benchmark(
+            "worldsense",
+            "gaia_fast.scorers.vlm.video_mcq",
+            {"benchmark": "worldsense"},
+            datasets=(r"WorldSense(_(8frame|32frame|1fps|0\.5fps)(_subs|_audio)?)?",),
+            report="_rating.json",
+            description="WorldSense: extract_characters_regex, else the archive's _score file (judge) or exact matching; get_dimension_rating",
+            # bf73bae8 (2025-02-19): WorldSense added, the same rule at head; only can_infer's era changes.
+            variants=(("2025-02-19", "classic"), ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "videott",
+            "gaia_fast.scorers.vlm.video_mcq",
+            {"benchmark": "videott"},
+            datasets=(r"Video-TT|Video_TT_(16|32|64)frame",),
+            report="_rating.json",
+            description="Video-TT: extract_characters_regex, else the archive's _score file (judge) or exact matching; per-capability rating",
+            variants=(("2025-11-19", "2025-08"), ("2026-06-17", "2026-06")),  # b924eb7f: Video-TT added
+            grading="rules+judge-fallback",
+        ),
     )
 }
 

@@ -91,6 +91,13 @@ def read_report(path: str | os.PathLike) -> pl.DataFrame:
     suffix = p.suffix.lower()
     if suffix == ".json":
         data = json.loads(p.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and any(isinstance(v, dict) for v in data.values()):
+            # A nested rating (the video sets' ``_rating.json``): one row per leaf, its
+            # JSON path joined by "|" (as VLMEvalKit's report_primary_metric names them).
+            leaves = _leaves(data)
+            return pl.DataFrame({"key": [k for k, _ in leaves], "value": [str(v) for _, v in leaves]}).with_columns(
+                _numeric(pl.Series("value", [str(v) for _, v in leaves]))
+            )
         rows = data if isinstance(data, list) else [data]
         return pl.DataFrame(rows)
     if suffix == ".xlsx":
@@ -98,6 +105,14 @@ def read_report(path: str | os.PathLike) -> pl.DataFrame:
     else:
         frame = pl.read_csv(p, infer_schema_length=0, separator="\t" if suffix == ".tsv" else ",")
     return frame.with_columns(_numeric(frame[c]) for c in frame.columns)
+
+
+def _leaves(data: dict, prefix: str = "") -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    for k, v in data.items():
+        key = f"{prefix}{k}"
+        out += _leaves(v, key + "|") if isinstance(v, dict) else [(key, v)]
+    return out
 
 
 def _numeric(s: pl.Series) -> pl.Series:
@@ -124,6 +139,12 @@ def headline(report: pl.DataFrame) -> tuple[str, float] | None:
         if overall.height:
             row = overall.row(0, named=True)
     numbers = {k: v for k, v in row.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    if label == "key" and "value" in report.columns:
+        # A flattened nested rating: its overall leaf.
+        for key in ("overall|overall", "overall|score"):
+            hit = report.filter(pl.col("key") == key)
+            if hit.height and isinstance(v := hit["value"].cast(pl.Float64, strict=False)[0], float):
+                return key, v
     for name in ("Overall", "Final Score", "acc", "Acc", "accuracy"):
         if name in numbers:
             return name, float(numbers[name])

@@ -133,6 +133,15 @@ def write_report(frame: pl.DataFrame, path: str | os.PathLike) -> None:
 
     rows = frame.to_dicts()
     data = rows[0] if len(rows) == 1 else rows
+    if frame.columns == ["key", "value"] and frame.height and all("|" in k for k in frame["key"].to_list()):
+        # A flattened nested rating (the video sets' ``_rating.json``): nested again.
+        data = {}
+        for k, v in zip(frame["key"].to_list(), frame["value"].to_list()):
+            *parents, leaf = k.split("|")
+            node = data
+            for part in parents:
+                node = node.setdefault(part, {})
+            node[leaf] = v
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
         json.dump(data, f, indent=4, ensure_ascii=False)
 

@@ -292,7 +292,7 @@ def _kind_of(path: Path) -> str | None:
     if found is None:
         return None
     module = found.benchmark.module.rsplit(".", 1)[-1]
-    return {"mcq": "mcq", "yorn": "yorn", "judged": "judged"}.get(module)
+    return {"mcq": "mcq", "yorn": "yorn", "judged": "judged", "video_mcq": "video_mcq"}.get(module)
 
 
 def _belongs_to_longer_stem(folder_names: set[str], stem: str, judge: str) -> bool:
@@ -449,6 +449,30 @@ def _find_judged(path: Path, names: set[str]) -> Records | None:
     return Records(path, "judged", judge, tuple(used), entries, columns, notes)
 
 
+def _find_video_mcq(path: Path, names: set[str]) -> Records | None:
+    """WorldSense / Video-TT keep no judge reply: the verdicts are the ``score`` column of
+    ``{stem}_score.{xlsx,tsv,csv,json}`` (``get_intermediate_file_path(eval_file, '_score')``,
+    the prediction file format); the judge's name is in no file name."""
+    files = [path.parent / f"{path.stem}_score.{ext}" for ext in _TABLE_EXT if f"{path.stem}_score.{ext}" in names]
+    if not files:
+        return None
+    notes: list[str] = []
+    entries: dict[str, dict[str, Any]] = {}
+    used: list[Path] = []
+    columns: tuple[str, ...] = ()
+    for f in files:
+        res = _table_entries(f, ("score",), notes)
+        if res is None:
+            continue
+        if not any(r.get("score") is not None for r in res[0].values()):
+            notes.append(f"{f.name}: not used: its 'score' column is empty")
+            continue
+        columns = columns or res[1]
+        _merge(entries, res[0], f.name, notes, ("score",))
+        used.append(f)
+    return Records(path, "video_mcq", None, tuple(used), entries, columns, notes)
+
+
 def find_records(result_path: str | Path, kind: str | None = None) -> Records | None:
     """The recorded judge outputs beside ``result_path`` (a VLMEvalKit ``{stem}.xlsx``),
     loaded; None when there are none (or none usable: a warning is logged with why).
@@ -459,8 +483,8 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
     pickle naming a forbidden global raises
     :class:`gaia_fast.io.safe_pickle.UnsafePickleError` (naming the file)."""
     path = Path(result_path)
-    if kind is not None and kind not in ("mcq", "yorn", "judged"):
-        raise ValueError(f"kind must be 'mcq', 'yorn' or 'judged', not {kind!r}")
+    if kind is not None and kind not in ("mcq", "yorn", "judged", "video_mcq"):
+        raise ValueError(f"kind must be 'mcq', 'yorn', 'judged' or 'video_mcq', not {kind!r}")
     try:
         names = {p.name for p in path.parent.iterdir() if p.name.startswith(path.stem + "_")}
     except OSError as e:
@@ -468,7 +492,7 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
     if not names:
         return None
     kind = kind or _kind_of(path)
-    finders = {"mcq": _find_mcq, "yorn": _find_yorn, "judged": _find_judged}
+    finders = {"mcq": _find_mcq, "yorn": _find_yorn, "judged": _find_judged, "video_mcq": _find_video_mcq}
     for k in (kind,) if kind else ("mcq", "yorn"):
         found = finders[k](path, names)
         if found is None:

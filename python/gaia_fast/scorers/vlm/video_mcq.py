@@ -1,0 +1,402 @@
+"""Video multiple choice graded by ``extract_characters_regex`` with an option-extraction
+fallback (WorldSense, Video-TT): extract -> score -> aggregate (``get_dimension_rating``).
+
+Reference: open-compass/VLMEvalKit, ``WorldSense.evaluate`` (bf73bae8, 2025-02-19, to head
+e8e78f05) and ``VideoTT.evaluate`` (b924eb7f, 2025-11-19, to head); the two share the rule,
+``vlmeval/dataset/utils/{worldsense,videott}.py``:
+
+* ``extract_characters_regex(str(prediction))``: strip, delete the answer prefixes (two of
+  the list are glued together by missing commas upstream: ``'The best option isThe correct
+  option is'`` and ``'Best answer:Best option:'``, kept), then ``''`` when the text has more
+  than 10 words and no A-D, else the first of ``A``-``D`` anywhere (``''`` if none). A
+  letter scores ``int(letter == answer)``.
+* A row the regex leaves ``''`` goes to ``extract_option``: the options are the question's
+  lines after the first (line ``k`` holds option ``chr(65 + k)`` when it contains ``"X."``),
+  then ``extract_answer_from_item``: ``can_infer`` on the prediction, else the judge
+  (three tries of ``can_infer`` on its reply, then a random letter), or ``'Z'`` with no
+  judge (``exact_matching``). The judge's reply is not kept: the only record is the row's
+  ``score`` in ``{stem}_score.xlsx`` (``get_intermediate_file_path(eval_file, '_score')``,
+  the prediction file format), which this module replays for those rows. With no score
+  file a row the rules leave open is ``needs_judge``; ``judge_policy="none"`` is
+  ``exact_matching`` (``can_infer`` then ``'Z'``).
+* WorldSense writes a row's score with ``data.loc[idx, 'score']``: ``idx`` is the row's
+  ``index`` value used as a row label, so the score lands on the row at that position (the
+  file's own ``index`` of 0..n-1 in order puts it on the row itself). Reproduced; an
+  ``index`` that is no row label makes pandas append a row, and the report then raises
+  upstream (``reference_error`` here, no report).
+* Reports (``{stem}_rating.json``; flattened here to ``key`` = the JSON path joined by
+  ``|``, as ``report_primary_metric`` names them, and ``value``):
+  WorldSense: per duration (``<1min`` ... ``>8min``, then ``overall``) the mean of the
+  scores >= 0 overall and per domain / sub_category / task_domain / task_type /
+  audio_class (``eval`` of the cell, a list) as ``f'{mean:.3f}'`` (``nan`` for none).
+  Video-TT: per capability and ``overall`` ``number``, ``correct`` (score > 0) and
+  ``score`` = correct / number * 100 (a capability with no row divides by zero upstream).
+  A category value the report's fixed lists lack raises ``KeyError`` upstream.
+
+``variant``: the ``can_infer`` of the exact-matching fallback (``classic``, ``2025-08``,
+``2026-06``; the registry's dates pick it).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+import polars as pl
+
+from gaia_fast.scorers.vlm import GradeResult
+from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm._literal import parse_literals
+from gaia_fast.scorers.vlm.mcq import can_infer
+from gaia_fast.scorers.vlm.recorded import Records, index_key
+
+__all__ = ["BENCHMARKS", "VARIANTS", "extract_characters_regex", "extract_option_choices", "grade"]
+
+BENCHMARKS = {"worldsense": "worldsense", "videott": "videott"}
+VARIANTS = ("classic", "2025-08", "2026-06")
+JUDGE_POLICIES = ("auto", "none")
+
+_PREFIXES = (
+    "The best answer is",
+    "The correct answer is",
+    "The answer is",
+    "The answer",
+    "The best option isThe correct option is",  # a missing comma upstream glues these
+    "Best answer:Best option:",
+    "Answer:",
+    "Option:",
+)
+_ABCD = re.compile("[ABCD]")
+
+
+def extract_characters_regex(s: str) -> str:
+    """``extract_characters_regex`` of ``utils/worldsense.py`` / ``videott.py`` / ``videomme.py``."""
+    s = s.strip()
+    for p in _PREFIXES:
+        s = s.replace(p, "")
+    m = _ABCD.search(s)
+    if len(s.split()) > 10 and m is None:
+        return ""
+    return "" if m is None else m.group(0)
+
+
+def extract_option_choices(question: str | None) -> dict[str, str]:
+    """The options ``extract_option`` adds to the row: line ``k`` after the first holds
+    option ``chr(65 + k)`` when it contains ``"X."`` (the text after it, ``strip('. \\n')``)."""
+    out: dict[str, str] = {}
+    if question is None:
+        return out
+    for i, line in enumerate(question.split("\n")[1:]):
+        oid = chr(ord("A") + i) + "."
+        at = line.find(oid)
+        if at >= 0:
+            out[chr(ord("A") + i)] = line[at + len(oid):].strip(". \n")
+    return out
+
+
+# get_dimension_rating's fixed lists (utils/worldsense.py, utils/videott.py at e8e78f05).
+_WS_DURATIONS = ("<1min", "1-2min", "2-4min", "4-6min", "6-8min", ">8min")
+_WS_DOMAINS = ("Tech & Science", "Culture & Politics", "Daily Life", "Film & TV", "Performance", "Games", "Sports", "Music")
+_WS_SUB = (
+    "Academic Lectures", "Auto", "Software", "Physics", "Climate Change", "Space Missions", "Chemistry",
+    "Engineering Projects", "Biology", "Science Explainers", "Artificial Intelligence", "Astronomy", "Tech Reviews",
+    "Editorials", "Politics", "Historical Analysis", "Social Commentary", "Book Reviews", "Cultural Explainers",
+    "Drawing Tutorials", "Celebrity Interviews", "Art Exhibitions", "Fashion", "Travel", "Daily Vlogs", "Cooking",
+    "Pranks", "Camping", "Nutrition & Health", "Home Improvement", "Painting & Photography", "Unboxing Videos",
+    "Family Vlogs", "DIY & Crafts", "Skincare & Makeup", "Documentaries", "Film Trailers", "Event Livestreams",
+    "Short Films", "Documentary Profiles", "Movie Reviews", "World News", "Talks", "Parodies", "Storytime",
+    "Stand-up", "Sketches", "FPS Game", "Casual Game", "Role Playing Game", "Sports Game", "Basketball", "Racing",
+    "Football", "Bowling Ball", "Soccer", "Motorsport", "swimming", "Boxing", "Other Sports", "Fitness", "Fishing",
+    "Hiking", "Covers", "Music Videos", "Remixes", "Walkthroughs",
+)
+_WS_TASK_DOMAINS = ("Recognition", "Understanding", "Reasoning")
+_WS_TASKS = (
+    "Anomaly Recognition", "Event Recognition", "Attribute Recognition", "Human Interaction", "Temporal Localization",
+    "Video Emotions", "Event Sorting", "Hallucination", "Text and Diagram Understanding", "Attribute Reasoning",
+    "Causal Reasoning", "Object Counting", "Action Counting", "Temporal Prediction", "Emotion Change",
+    "Audio Counting", "Scene Recognition", "Human-object Interaction", "Human Emotions", "Object State Change",
+    "Relation Reasoning", "Spatial Relation", "Audio Source Localization", "Audio Recognition",
+    "Object Existence Recognition", "Audio Change",
+)
+_WS_AUDIO = ("Speech", "Event", "Music")
+_TT_DOMAINS = (
+    "Character Motivation Causality", "Element Counting", "Event Counting", "Event Localization",
+    "Element Localization", "Positional Relationship", "Objective Causality (Videography Phenomenon & Illusion)",
+    "Plot Attribute", "Plot Attribute (Montage)", "Element Attributes (Optical Illusion)", "Element Attributes",
+    "Event Duration & Speed Attribute", "Objective Causality", "Character Reaction Causality",
+    "Professional Knowledge", "Displacement Attribute", "Character Emotion Attribute", "Local Event Attribute",
+)
+
+Judge = Callable[[str], str]
+
+
+class _ReportError(Exception):
+    """Where VLMEvalKit's report code raises on the data."""
+
+
+def _mean3(values: list[float]) -> str:
+    """``f'{np.mean([x for x in values if x >= 0]):.3f}'`` (scores are 0/1, so any
+    summation order gives the same mean)."""
+    kept = [x for x in values if x >= 0]  # NaN >= 0 is False: a NaN score is left out
+    return f"{(sum(kept) / len(kept)) if kept else math.nan:.3f}"
+
+
+def _report_worldsense(data: dict[str, list[Any]], scores: list[float]) -> list[tuple[str, Any]]:
+    groups = (("domain", _WS_DOMAINS), ("sub_category", _WS_SUB), ("task_domain", _WS_TASK_DOMAINS), ("task_type", _WS_TASKS),
+              ("audio_class", _WS_AUDIO))
+    rating = {d: {g: {k: [] for k in keys} for g, keys in groups} for d in (*_WS_DURATIONS, "overall")}
+    audio = parse_literals(pl.Series(data["audio_class"], dtype=pl.String))
+    for i, score in enumerate(scores):
+        dur = data["duration"][i]
+        vals, why = audio[i]
+        if why is not None:
+            raise _ReportError(f"row {i + 1}: audio_class: {why}")
+        if dur not in rating:
+            raise _ReportError(f"row {i + 1}: duration {dur!r} is not one of {_WS_DURATIONS} (KeyError upstream)")
+        for g, _ in groups[:4]:
+            v = data[g][i]
+            if v not in rating["overall"][g]:
+                raise _ReportError(f"row {i + 1}: {g} {v!r} is not in get_dimension_rating's list (KeyError upstream)")
+            rating["overall"][g][v].append(score)
+            rating[dur][g][v].append(score)
+        for a in vals if isinstance(vals, (list, tuple)) else [vals]:
+            if a not in rating["overall"]["audio_class"]:
+                raise _ReportError(f"row {i + 1}: audio_class {a!r} is not in get_dimension_rating's list (KeyError upstream)")
+            rating["overall"]["audio_class"][a].append(score)
+            rating[dur]["audio_class"][a].append(score)
+    out: list[tuple[str, Any]] = []
+    for d in (*_WS_DURATIONS, "overall"):  # the JSON's key order
+        out.append((f"{d}|overall", _mean3([x for lst in rating[d]["domain"].values() for x in lst])))
+        for g, keys in groups:
+            out += [(f"{d}|{g}|{k}", _mean3(rating[d][g][k])) for k in keys]
+    return out
+
+
+def _report_videott(capability: list[Any], scores: list[float]) -> list[tuple[str, Any]]:
+    num = {k: 0 for k in (*_TT_DOMAINS, "overall")}
+    cor = dict(num)
+    for i, (c, s) in enumerate(zip(capability, scores)):
+        if c not in num or c == "overall":
+            raise _ReportError(f"row {i + 1}: capability {c!r} is not in get_dimension_rating's list (KeyError upstream)")
+        num["overall"] += 1
+        num[c] += 1
+        if s > 0:
+            cor["overall"] += 1
+            cor[c] += 1
+    out: list[tuple[str, Any]] = []
+    for k in (*_TT_DOMAINS, "overall"):
+        if num[k] == 0:
+            raise _ReportError(f"capability {k!r} has no row (ZeroDivisionError upstream)")
+        out += [(f"{k}|number", num[k]), (f"{k}|correct", cor[k]), (f"{k}|score", cor[k] / num[k] * 100)]
+    return out
+
+
+def _row_label(value: Any) -> int | None:
+    """An ``index`` cell as the integer row label ``data.loc[idx]`` takes (None if not one)."""
+    key = index_key(value)
+    try:
+        return int(key) if key is not None else None
+    except ValueError:
+        return None
+
+
+def _recorded_score(rec: dict[str, Any] | None) -> float | None:
+    """A recorded ``score`` cell as a number (None when absent or not a number)."""
+    if rec is None or rec.get("score") is None:
+        return None
+    try:
+        return float(rec["score"])
+    except (TypeError, ValueError):
+        return None
+
+
+def _require(frame: pl.DataFrame, bench: str, names: tuple[str, ...]) -> None:
+    for name in names:
+        if name not in frame.columns:
+            raise ValueError(f"{bench}: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+
+
+def _text(frame: pl.DataFrame, name: str) -> list[str | None]:
+    return frame[name].cast(pl.String).to_list()
+
+
+def grade(
+    frame: pl.DataFrame,
+    *,
+    benchmark: str = "worldsense",
+    variant: str | None = None,
+    seed: int = 0,
+    judge: Judge | None = None,
+    recorded: Records | None = None,
+    judge_policy: str = "auto",
+) -> GradeResult:
+    """Grade a WorldSense / Video-TT result table (``index``, ``question``, ``answer``,
+    ``prediction`` and the report's category columns).
+
+    ``recorded``: :func:`gaia_fast.scorers.vlm.recorded.find_records` of the result file
+    (``kind="video_mcq"``: the archive's ``{stem}_score.xlsx``). ``judge_policy="auto"``:
+    a row the regex leaves open takes its recorded score, else ``needs_judge`` (no
+    score, left out of the report's counts); ``"none"``: VLMEvalKit's exact matching.
+    Live judging is not supported (``judge`` must be None). ``seed`` is unused.
+
+    ``rows``: the input plus ``extracted`` (the regex's letter, or the exact-matching
+    option), ``score``, ``status`` (``ok``, ``needs_judge``) and ``reason``. ``report``:
+    ``key``, ``value`` (the flattened ``_rating.json``). ``stats``: ``decided``, ``method``,
+    ``archive_method``, ``matches_archive``, ``record_disagreements`` (regex rows whose
+    recorded score differs), ``reference_error`` (where upstream raises).
+    """
+    frame = _check_frame(frame)
+    bench = BENCHMARKS.get(benchmark.lower()) if isinstance(benchmark, str) else None
+    if bench is None:
+        raise ValueError(f"unknown video MCQ benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
+    if judge_policy not in JUDGE_POLICIES:
+        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
+    if judge is not None:
+        raise ValueError(f"{bench}: live judging is not supported; rows the regex leaves open replay the archive's score file or need a judge")
+    if recorded is not None and not isinstance(recorded, Records):
+        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    variant = variant or "2026-06"
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown {bench} variant {variant!r}; expected one of {', '.join(map(repr, VARIANTS))}")
+    cats = ("duration", "domain", "sub_category", "task_domain", "task_type", "audio_class") if bench == "worldsense" else ("capability",)
+    _require(frame, bench, ("index", "question", "answer", "prediction", *cats))
+    n = frame.height
+    idx = _text(frame, "index")
+    answers = _text(frame, "answer")
+    questions = _text(frame, "question")
+    preds = ["nan" if p is None else p for p in _text(frame, "prediction")]  # str(NaN)
+    use = recorded if judge_policy == "auto" else None
+    verdict: list[float | None] = []
+    extracted: list[str | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    routes = {"rules": 0, "recorded": 0, "exact_matching": 0, "needs_judge": 0}
+    disagreements: list[str] = []
+    # WorldSense's score file holds at row p the verdict of the row whose index is p (see
+    # the module doc): a row's recorded verdict is the score file's row at its index.
+    by_pos = list(use.entries.values()) if use is not None and bench == "worldsense" else None
+    for i in range(n):
+        letter = extract_characters_regex(preds[i])
+        if by_pos is not None:
+            label = _row_label(idx[i])
+            rec = by_pos[label] if label is not None and 0 <= label < len(by_pos) else None
+        else:
+            rec = use.get(idx[i]) if use is not None and idx[i] is not None else None
+        rec_score = _recorded_score(rec)
+        if letter:
+            s = float(letter == answers[i])
+            verdict.append(s)
+            extracted.append(letter)
+            status.append("ok")
+            reasons.append(f"regex: {letter}")
+            routes["rules"] += 1
+            if rec_score is not None and rec_score != s and not math.isnan(rec_score):
+                disagreements.append(str(idx[i]))
+            continue
+        if judge_policy == "none":
+            opt = can_infer(preds[i], extract_option_choices(questions[i]), variant) or "Z"
+            verdict.append(float(opt == answers[i]))
+            extracted.append(opt)
+            status.append("ok")
+            reasons.append(f"exact_matching ({variant} can_infer): {opt}" + (" (no option found)" if opt == "Z" else ""))
+            routes["exact_matching"] += 1
+        elif rec_score is not None and not math.isnan(rec_score):
+            verdict.append(rec_score)
+            extracted.append(None)
+            status.append("ok")
+            reasons.append(f"recorded score {rec_score:g} ({recorded.files[0].name if recorded and recorded.files else 'score file'})")
+            routes["recorded"] += 1
+        else:
+            verdict.append(None)
+            extracted.append(None)
+            status.append("needs_judge")
+            reasons.append("needs_judge: the regex found no A-D letter and the archive has no recorded score for this index; not counted")
+            routes["needs_judge"] += 1
+    # Where each verdict lands (WorldSense's data.loc[idx, 'score']).
+    error: str | None = None
+    landed: list[float] = [math.nan] * n
+    if bench == "worldsense":
+        for i in range(n):
+            label = _row_label(idx[i])
+            if label is None or not 0 <= label < n:
+                error = f"row {i + 1}: index {idx[i]!r} is not a row label: data.loc[idx, 'score'] appends a row upstream and the report raises"
+                break
+            if verdict[i] is not None:
+                landed[label] = verdict[i]
+    else:
+        landed = [math.nan if v is None else v for v in verdict]
+    # needs_judge rows stay out of the report (their verdict is unknown).
+    keep = [i for i in range(n) if not math.isnan(landed[i])] if bench == "videott" else list(range(n))
+    report_rows: list[tuple[str, Any]] = []
+    if error is None:
+        try:
+            if bench == "worldsense":
+                data = {c: _text(frame, c) for c in cats}
+                report_rows = _report_worldsense(data, landed)
+            else:
+                cap = _text(frame, "capability")
+                report_rows = _report_videott([cap[i] for i in keep], [landed[i] for i in keep])
+        except _ReportError as e:
+            error = f"get_dimension_rating: {e}"
+            report_rows = []
+    vtype = pl.String if bench == "worldsense" else pl.Float64
+    report = pl.DataFrame(report_rows, schema={"key": pl.String, "value": vtype}, orient="row")
+    rows = frame.with_columns(
+        pl.Series("extracted", extracted, pl.String),
+        pl.Series("score", verdict, pl.Float64),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    decided = {"rules": routes["rules"] + routes["exact_matching"], "recorded": routes["recorded"], "live": 0,
+               "undecided": routes["needs_judge"]}
+    have_file = recorded is not None and bool(recorded.files)
+    archive_method = f"the archive's score file {recorded.files[0].name}" if have_file else None
+    open_n = routes["recorded"] + routes["exact_matching"] + routes["needs_judge"]
+    if judge_policy == "none":
+        method = f"regex ({routes['rules']} rows) + exact_matching ({routes['exact_matching']} rows; --judge none)"
+    else:
+        parts = [f"regex ({routes['rules']} rows)"]
+        if routes["recorded"]:
+            parts.append(f"recorded score ({routes['recorded']} rows)")
+        if routes["needs_judge"]:
+            parts.append(f"{routes['needs_judge']} rows undecided (needs_judge)")
+        method = " + ".join(parts)
+    if disagreements:
+        matches = False
+    elif open_n == 0:
+        matches = True
+    elif judge_policy == "auto":
+        matches = have_file and routes["needs_judge"] == 0
+    else:
+        matches = False  # the score file does not say whether a judge or exact matching wrote it
+    scored = [v for v in verdict if v is not None]
+    overall = next((v for k, v in report_rows if k in ("overall|overall", "overall|score")), None)
+    accuracy = (float(overall) / (100 if bench == "videott" else 1)) if overall is not None else (
+        sum(scored) / len(scored) if scored else math.nan)
+    stats: dict[str, Any] = {
+        "benchmark": bench,
+        "variant": variant,
+        "rows": n,
+        "tasks": len(scored),
+        "correct": float(sum(scored)),
+        "accuracy": accuracy,
+        "decided": decided,
+        "decided_unit": "rows",
+        "decided_exact": routes["exact_matching"],
+        "method": method,
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": matches,
+        "record_disagreements": len(disagreements),
+        "flags": {"record_disagreements": len(disagreements)} if disagreements else {},
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "reference_error": error,
+    }
+    if disagreements:
+        stats["record_disagreement_indexes"] = disagreements[:20]
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)

@@ -1,0 +1,149 @@
+"""Build this folder's synthetic video archives by running VLMEvalKit's own code.
+
+Usage (a clone of open-compass/VLMEvalKit; pandas, numpy, openpyxl and xlsxwriter installed):
+
+    python make_synthetic.py /path/to/VLMEvalKit.git OUTDIR
+
+At head e8e78f05 it loads ``can_infer`` (``vlmeval/utils/matching_util.py``),
+``extract_answer_from_item`` (``vlmeval/dataset/utils/multiple_choice.py``) and the smp
+helpers through ``../vlmevalkit_judged/make_synthetic.py``'s ``make_ns``, then each
+family's ``vlmeval/dataset/utils/{worldsense,videott}.py`` (``extract_characters_regex``,
+``extract_option``, ``get_dimension_rating``) in its own namespace, and runs the
+``evaluate`` method of ``WorldSense`` / ``VideoTT`` (``vlmeval/dataset/worldsense.py``,
+``videott.py``) as written: its source is taken from the class with ``ast``; only its
+``from .utils.X import ...`` line is dropped (the namespace holds those names) and
+``build_judge`` returns the scripted stand-in judge. Each archive is graded twice: with
+the judge (``OUT/judge/``) and with ``model='exact_matching'`` (``OUT/exact/``); all files
+VLMEvalKit writes are kept (``_score.xlsx``, ``_rating.json``). ``OUT/reversed/``: the
+WorldSense rows with their ``index`` reversed (11..0), exact matching.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import random
+import shutil
+import sys
+import textwrap
+import warnings
+from pathlib import Path
+
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "vlmevalkit_judged"))
+from make_synthetic import FakeJudge, git_show, make_ns, run_source  # noqa: E402
+
+HEAD = "e8e78f05"
+
+
+def evaluate_fn(repo: str, path: str, cls: str, ns: dict):
+    tree = ast.parse(git_show(repo, HEAD, path))
+    klass = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
+    fn = next(n for n in klass.body if isinstance(n, ast.FunctionDef) and n.name == "evaluate")
+    fn.body = [s for s in fn.body if not (isinstance(s, ast.ImportFrom) and s.level)]
+    fn.decorator_list = []
+    src = ast.unparse(fn)
+    exec(compile(src, f"<{cls}.evaluate>", "exec"), ns)  # noqa: S102 - VLMEvalKit's own code, on purpose
+    return ns["evaluate"]
+
+
+def family_ns(repo: str, utils: str, script: dict) -> dict:
+    ns = make_ns(repo, HEAD)
+    run_source(git_show(repo, HEAD, utils), ns)
+    ns.update(warnings=warnings, DEBUG_MESSAGE="", FAIL_MSG="Failed to obtain answer via API.",
+              build_judge=lambda **kw: FakeJudge(script))
+    return ns
+
+
+Q = "What happens in the video?\nA. a cat jumps\nB. a dog barks\nC. a car drives by\nD. nothing happens"
+
+# (prediction, answer): what each row exercises
+CASES = [
+    ("A", "A"),                                        # regex: right
+    ("The answer is B.", "C"),                         # regex after a prefix: wrong
+    ("I believe that in this particular video the animal that is shown is barking loudly", "B"),  # >10 words, no A-D: judge B (right)
+    ("a car drives by", "C"),                          # no A-D: can_infer reads the option text (exact: right)
+    (None, "D"),                                       # no prediction ('nan'): judge D (right); exact: Z
+    ("Best answer:Best option: D", "D"),               # the glued prefix deleted: regex D
+    ("b", "B"),                                        # lower case: no A-D; judge B (right); exact: can_infer reads 'b'?
+    ("Answer: (C)", "A"),                              # regex C: wrong
+    ("the one with the pet", "A"),                     # judge replies B: wrong
+    ("hmm", "C"),                                      # judge unreadable x3: random draw (seeded)
+    ("I think it is (D) because", "D"),                # regex: 'I' is not A-D, D: right
+    ("none", "A"),                                     # judge A: right
+]
+
+WS_CATS = [
+    ("<1min", "Tech & Science", "Physics", "Recognition", "Event Recognition", "['Speech']"),
+    ("1-2min", "Daily Life", "Cooking", "Understanding", "Hallucination", "['Event', 'Music']"),
+    (">8min", "Sports", "Soccer", "Reasoning", "Causal Reasoning", "[]"),
+    ("<1min", "Music", "Covers", "Recognition", "Audio Recognition", "['Music']"),
+]
+
+SCRIPT = {
+    "Answer: I believe that in this particular video": ["B"],
+    "Answer: nan\n": ["D"],
+    "Answer: b\n": ["B"],
+    "Answer: the one with the pet": ["B"],
+    "Answer: hmm\n": ["no idea", "unclear", "cannot say"],
+    "Answer: none\n": ["A"],
+}
+
+
+def worldsense_rows() -> pd.DataFrame:
+    rows = []
+    for i, (p, a) in enumerate(CASES):
+        d, dom, sub, td, tt, au = WS_CATS[i % len(WS_CATS)]
+        rows.append({"index": i, "video": f"v{i}", "question": Q, "answer": a, "duration": d, "domain": dom,
+                     "sub_category": sub, "task_domain": td, "task_type": tt, "audio_class": au, "prediction": p})
+    return pd.DataFrame(rows)
+
+
+TT_CAPS = [
+    "Character Motivation Causality", "Element Counting", "Event Counting", "Event Localization",
+    "Element Localization", "Positional Relationship", "Objective Causality (Videography Phenomenon & Illusion)",
+    "Plot Attribute", "Plot Attribute (Montage)", "Element Attributes (Optical Illusion)", "Element Attributes",
+    "Event Duration & Speed Attribute", "Objective Causality", "Character Reaction Causality",
+    "Professional Knowledge", "Displacement Attribute", "Character Emotion Attribute", "Local Event Attribute",
+]
+
+
+def videott_rows() -> pd.DataFrame:
+    rows = []
+    cases = CASES + CASES[:8]  # 20 rows: every capability (a missing one divides by zero upstream)
+    for i, (p, a) in enumerate(cases):
+        rows.append({"index": 100 + i, "video": f"v{i}", "question": Q, "answer": a, "capability": TT_CAPS[i % 18],
+                     "prediction": p})
+    return pd.DataFrame(rows)
+
+
+def run(repo: str, out: Path, name: str, frame: pd.DataFrame, utils: str, src: str, cls: str,
+        modes: tuple[str, ...] = ("judge", "exact"), folder_name: str | None = None) -> None:
+    for mode in modes:
+        random.seed(0)
+        folder = out / (folder_name or mode)
+        folder.mkdir(parents=True, exist_ok=True)
+        ns = family_ns(repo, utils, SCRIPT)
+        ev = evaluate_fn(repo, src, cls, ns)
+        eval_file = str(folder / f"m_{name}.xlsx")
+        ns["dump"](frame, eval_file)
+        kw = {"model": "gpt-4o-mini"} if mode == "judge" else {"model": "exact_matching"}
+        ev(None, eval_file, **kw)
+
+
+def main() -> None:
+    repo, out = sys.argv[1], Path(sys.argv[2])
+    shutil.rmtree(out, ignore_errors=True)
+    run(repo, out, "WorldSense", worldsense_rows(), "vlmeval/dataset/utils/worldsense.py", "vlmeval/dataset/worldsense.py", "WorldSense")
+    # WorldSense's data.loc[idx, 'score'] with the index reversed: verdicts land on other rows.
+    rev = worldsense_rows()
+    rev["index"] = list(reversed(range(len(rev))))
+    run(repo, out, "WorldSense", rev, "vlmeval/dataset/utils/worldsense.py", "vlmeval/dataset/worldsense.py", "WorldSense",
+        modes=("exact",), folder_name="reversed")
+    run(repo, out, "Video-TT", videott_rows(), "vlmeval/dataset/utils/videott.py", "vlmeval/dataset/videott.py", "VideoTT")
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("PRED_FORMAT", "xlsx")
+    main()

@@ -1,0 +1,155 @@
+"""WorldSense and Video-TT (``video_mcq``): extract_characters_regex, the archive's
+``_score.xlsx`` replayed for the rows the regex leaves open, exact matching under
+``--judge none``, and ``get_dimension_rating``'s ``_rating.json`` compared cell by cell with
+what VLMEvalKit's own ``evaluate`` wrote. Data: tests/data/vlmevalkit_regex_mcq/README.md."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pytest
+from gaia_fast import benchmarks
+from gaia_fast.grading.reporters import headline, read_report, report_differences
+from gaia_fast.io.vlm import read_result_table
+from gaia_fast.io.writers import write_report
+from gaia_fast.scorers.vlm import video_mcq
+from gaia_fast.scorers.vlm.recorded import find_records
+
+DATA = Path(__file__).parent / "data" / "vlmevalkit_regex_mcq"
+SETS = [("WorldSense", "worldsense"), ("Video-TT", "videott")]
+
+
+def _grade(path: Path, bench: str, policy: str = "auto", recorded="find"):
+    rec = find_records(path, "video_mcq") if recorded == "find" else recorded
+    return video_mcq.grade(read_result_table(path), benchmark=bench, variant="2026-06", recorded=rec, judge_policy=policy)
+
+
+def _leaves(path: Path) -> dict[str, object]:
+    out: dict[str, object] = {}
+
+    def walk(d, pre=""):
+        for k, v in d.items():
+            walk(v, f"{pre}{k}|") if isinstance(v, dict) else out.__setitem__(pre + k, v)
+
+    walk(json.loads(path.read_text(encoding="utf-8")))
+    return out
+
+
+def _same_cells(report: pl.DataFrame, path: Path) -> None:
+    theirs = _leaves(path)
+    ours = dict(zip(report["key"].to_list(), report["value"].to_list()))
+    assert list(ours) == list(theirs)  # every leaf, in the JSON's order
+    for k, v in theirs.items():
+        if isinstance(v, str):
+            assert ours[k] == v, k  # WorldSense's '0.667' / 'nan' strings, exactly
+        else:
+            assert ours[k] == pytest.approx(float(v), rel=1e-12, abs=0), k
+
+
+@pytest.mark.parametrize(("name", "bench"), SETS)
+def test_recorded_score_file_replays_the_judge(name, bench):
+    path = DATA / "judge" / f"m_{name}.xlsx"
+    res = _grade(path, bench)
+    _same_cells(res.report, DATA / "judge" / f"m_{name}_rating.json")
+    recorded = pl.read_excel(DATA / "judge" / f"m_{name}_score.xlsx")["score"].cast(pl.Float64).to_list()
+    assert res.rows["score"].to_list() == recorded
+    st = res.stats
+    assert st["decided"]["recorded"] > 0 and st["decided"]["undecided"] == 0 and st["matches_archive"] is True
+    assert st["record_disagreements"] == 0 and st["reference_error"] is None
+    assert report_differences(res.report, read_report(DATA / "judge" / f"m_{name}_rating.json")) == []
+
+
+@pytest.mark.parametrize(("name", "bench"), SETS)
+def test_judge_none_is_exact_matching(name, bench):
+    path = DATA / "exact" / f"m_{name}.xlsx"
+    res = _grade(path, bench, policy="none")
+    _same_cells(res.report, DATA / "exact" / f"m_{name}_rating.json")
+    assert res.stats["decided"]["recorded"] == 0 and res.stats["decided_exact"] > 0
+    # The judge archive's rows give other numbers under exact matching (the judge mattered).
+    judged = _grade(DATA / "judge" / f"m_{name}.xlsx", bench)
+    assert judged.rows["score"].sum() > res.rows["score"].sum()
+
+
+@pytest.mark.parametrize(("name", "bench"), SETS)
+def test_no_score_file_needs_judge(tmp_path, name, bench):
+    shutil.copy(DATA / "judge" / f"m_{name}.xlsx", tmp_path / f"m_{name}.xlsx")
+    path = tmp_path / f"m_{name}.xlsx"
+    assert find_records(path, "video_mcq") is None
+    res = _grade(path, bench)
+    open_rows = res.rows.filter(pl.col("status") == "needs_judge")
+    assert open_rows.height == res.stats["decided"]["undecided"] > 0
+    assert open_rows["score"].null_count() == open_rows.height
+    assert res.rows.height == 12 if bench == "worldsense" else res.rows.height == 20  # nothing dropped
+
+
+def test_regex_rules():
+    f = video_mcq.extract_characters_regex
+    assert f("Best answer:Best option: D") == "D"  # the glued prefix is one string upstream
+    assert f("Best answer: D") == "B"  # not deleted on its own: the 'B' of 'Best' is read, as upstream
+    assert f("The best option is B") == "B"  # 'The best option isThe correct...' does not match; 'The answer' is not in it
+    assert f("I think it is (D) because") == "D"
+    assert f("b") == ""
+    assert f("one two three four five six seven eight nine ten eleven") == ""
+    assert f("one two three four five six seven eight nine ten eleven C") == "C"
+    assert f("The answer is A") == "A"
+    assert video_mcq.extract_option_choices("Q?\nA. x\nnoise\nC. z.") == {"A": "x", "C": "z"}
+
+
+@pytest.mark.parametrize("policy", ["none", "auto"])
+def test_worldsense_scores_land_on_the_row_their_index_names(policy):
+    # data.loc[idx, 'score']: with the index reversed each verdict lands on the mirrored row
+    # (VLMEvalKit's own evaluate on reversed/); one that is no row label breaks upstream.
+    path = DATA / "reversed" / "m_WorldSense.xlsx"
+    res = _grade(path, "worldsense", policy=policy)
+    _same_cells(res.report, DATA / "reversed" / "m_WorldSense_rating.json")
+    own = _grade(DATA / "exact" / "m_WorldSense.xlsx", "worldsense", policy="none")
+    assert res.rows["score"].to_list() == own.rows["score"].to_list()  # each row's own verdict
+    landed = pl.read_excel(DATA / "reversed" / "m_WorldSense_score.xlsx")["score"].cast(pl.Float64).to_list()
+    assert landed == own.rows["score"].to_list()[::-1] != own.rows["score"].to_list()
+    if policy == "auto":
+        assert res.stats["decided"]["recorded"] > 0 and res.stats["record_disagreements"] == 0
+    frame = read_result_table(path)
+    bad = frame.with_columns(pl.Series("index", [str(i + 1) for i in range(12)]))
+    res = video_mcq.grade(bad, benchmark="worldsense", judge_policy="none")
+    assert res.report.height == 0 and "not a row label" in res.stats["reference_error"]
+
+
+def test_videott_missing_capability_is_a_reference_error():
+    frame = read_result_table(DATA / "exact" / "m_Video-TT.xlsx").head(10)
+    res = video_mcq.grade(frame, benchmark="videott", judge_policy="none")
+    assert res.report.height == 0 and "ZeroDivisionError" in res.stats["reference_error"]
+
+
+def test_registry_and_report_round_trip(tmp_path):
+    for name in ("WorldSense", "WorldSense_8frame_audio", "WorldSense_0.5fps_subs", "WorldSense_1fps"):
+        assert benchmarks.for_dataset(name).name == "worldsense"
+    for name in ("Video-TT", "Video_TT_16frame", "Video_TT_64frame"):
+        assert benchmarks.for_dataset(name).name == "videott"
+    assert benchmarks.get("worldsense").variant_on("2025-03-01") == "classic"
+    assert benchmarks.get("videott").variant_on("2026-08-01") == "2026-06"
+    res = _grade(DATA / "judge" / "m_WorldSense.xlsx", "worldsense")
+    out = tmp_path / "m_WorldSense_rating.json"
+    write_report(res.report, out)
+    assert _leaves(out) == _leaves(DATA / "judge" / "m_WorldSense_rating.json")
+    assert headline(read_report(out)) == ("overall|overall", 0.667)
+
+
+def test_grade_many_matches_the_archive(tmp_path):
+    from gaia_fast.grading import many
+
+    tree = tmp_path / "m"
+    tree.mkdir()
+    for mode in ("judge",):
+        for p in (DATA / mode).iterdir():
+            shutil.copy(p, tree / p.name)
+    records = many.grade_many(many.expand([str(tree)]), report_dir=tmp_path / "R", as_of="2026-08-01")
+    by = {r.dataset: r for r in records if r.status != "skipped"}
+    assert set(by) == {"WorldSense", "Video-TT"}
+    for r in by.values():
+        assert r.status == "ok", r.error
+        assert r.archive_report is not None and r.decided_recorded > 0
+    assert by["Video-TT"].headline == 70.0 and math.isclose(by["WorldSense"].headline, 0.667)
