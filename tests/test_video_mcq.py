@@ -20,7 +20,8 @@ from gaia_fast.scorers.vlm import video_mcq
 from gaia_fast.scorers.vlm.recorded import find_records
 
 DATA = Path(__file__).parent / "data" / "vlmevalkit_regex_mcq"
-SETS = [("WorldSense", "worldsense"), ("Video-TT", "videott")]
+SETS = [("WorldSense", "worldsense"), ("Video-TT", "videott"), ("Video-MME-v2_64frame", "videommev2")]
+ROWS = {"worldsense": 12, "videott": 20, "videommev2": 16}
 
 
 def _grade(path: Path, bench: str, policy: str = "auto", recorded="find"):
@@ -83,7 +84,10 @@ def test_no_score_file_needs_judge(tmp_path, name, bench):
     open_rows = res.rows.filter(pl.col("status") == "needs_judge")
     assert open_rows.height == res.stats["decided"]["undecided"] > 0
     assert open_rows["score"].null_count() == open_rows.height
-    assert res.rows.height == 12 if bench == "worldsense" else res.rows.height == 20  # nothing dropped
+    assert res.rows.height == ROWS[bench]  # nothing dropped
+    if bench == "videommev2":
+        # Every group of four has an undecided row here: all are left out, as the stats say.
+        assert res.stats["groups_left_out"] == 4
 
 
 def test_regex_rules():
@@ -118,6 +122,31 @@ def test_worldsense_scores_land_on_the_row_their_index_names(policy):
     assert res.report.height == 0 and "not a row label" in res.stats["reference_error"]
 
 
+def test_regex_v2_rules():
+    f = video_mcq.extract_characters_regex_v2
+    assert f("Final Answer: F") == "F"
+    assert f("Best answer: D") == "D"  # v2's list has its commas: the prefix is deleted
+    assert f("Hmm") == "H"  # any capital A-H
+    assert f("well i would say that the answer must be the second one of them all") == ""
+    assert video_mcq.extract_characters_regex("Final Answer: F") == ""  # v1 reads A-D only
+
+
+def test_videommev2_groups():
+    cal = video_mcq._cal_logic
+    assert cal([1, 1, 0, 1], "[1, 2, 3, 4]") == 25.0
+    assert cal([1, 0, 1, 0], "[1, [2, 3], 4]") == 100.0 * 4 / 12  # a right third question extends a run of one
+    assert cal([0, 1, 0, 0], "[[1, 2], 3, 4]") == 10.0  # a right second question after a wrong first
+    assert cal([1, 1, 1, 1], "[[1, 2], 3, 4]") == 100.0
+    frame = read_result_table(DATA / "exact" / "m_Video-MME-v2_64frame.xlsx")
+    res = video_mcq.grade(frame.head(14), benchmark="videommev2", judge_policy="none")
+    assert res.report.height == 0 and "IndexError" in res.stats["reference_error"]
+    res = video_mcq.grade(frame.head(15), benchmark="videommev2", judge_policy="none")  # 15 rows: the last group has 3
+    assert res.stats["reference_error"] is None and res.report.height > 0
+    odd = frame.with_columns(pl.Series("group_structure", ["[1, 2]"] * 16))
+    res = video_mcq.grade(odd, benchmark="videommev2", judge_policy="none")
+    assert "Unknown group_structure_list" in res.stats["reference_error"]
+
+
 def test_videott_missing_capability_is_a_reference_error():
     frame = read_result_table(DATA / "exact" / "m_Video-TT.xlsx").head(10)
     res = video_mcq.grade(frame, benchmark="videott", judge_policy="none")
@@ -131,6 +160,9 @@ def test_registry_and_report_round_trip(tmp_path):
         assert benchmarks.for_dataset(name).name == "videott"
     assert benchmarks.get("worldsense").variant_on("2025-03-01") == "classic"
     assert benchmarks.get("videott").variant_on("2026-08-01") == "2026-06"
+    for name in ("Video-MME-v2", "Video-MME-v2_64frame_resize_reasoning", "Video-MME-v2_1fps_subs_interleave"):
+        assert benchmarks.for_dataset(name).name == "videommev2"
+    assert benchmarks.for_dataset("Video-MME-v2_8frame") is None  # no such config upstream
     res = _grade(DATA / "judge" / "m_WorldSense.xlsx", "worldsense")
     out = tmp_path / "m_WorldSense_rating.json"
     write_report(res.report, out)
@@ -148,8 +180,9 @@ def test_grade_many_matches_the_archive(tmp_path):
             shutil.copy(p, tree / p.name)
     records = many.grade_many(many.expand([str(tree)]), report_dir=tmp_path / "R", as_of="2026-08-01")
     by = {r.dataset: r for r in records if r.status != "skipped"}
-    assert set(by) == {"WorldSense", "Video-TT"}
+    assert set(by) == {"WorldSense", "Video-TT", "Video-MME-v2_64frame"}
     for r in by.values():
         assert r.status == "ok", r.error
         assert r.archive_report is not None and r.decided_recorded > 0
     assert by["Video-TT"].headline == 70.0 and math.isclose(by["WorldSense"].headline, 0.667)
+    assert math.isclose(by["Video-MME-v2_64frame"].headline, 37.395833333333336, rel_tol=1e-15)

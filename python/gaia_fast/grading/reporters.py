@@ -141,7 +141,7 @@ def headline(report: pl.DataFrame) -> tuple[str, float] | None:
     numbers = {k: v for k, v in row.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
     if label == "key" and "value" in report.columns:
         # A flattened nested rating: its overall leaf.
-        for key in ("overall|overall", "overall|score"):
+        for key in ("overall|overall", "overall|score", "final_rating|total"):
             hit = report.filter(pl.col("key") == key)
             if hit.height and isinstance(v := hit["value"].cast(pl.Float64, strict=False)[0], float):
                 return key, v

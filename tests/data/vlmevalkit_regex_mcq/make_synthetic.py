@@ -118,6 +118,58 @@ def videott_rows() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+Q8 = "Which one?\nA. one\nB. two\nC. three\nD. four\nE. five\nF. six\nG. seven\nH. eight"
+
+# Video-MME-v2: four groups of four rows (prediction, answer); the last row of a group names
+# its type, structure, level and heads.
+V2_CASES = [
+    ("A", "A"), ("Final Answer: E", "E"),                                   # relevance group
+    ("well i would say that the answer must be the second one of them all", "B"),  # >10 words, no A-H: judge B
+    ("b", "C"),                                                             # judge B: wrong
+    ("G", "G"), ("The correct option is (F)", "F"), ("D", "A"), ("six", "F"),  # logic [1,2,3,4]; 'six' -> can_infer F
+    ("H", "H"), (None, "B"), ("C", "C"), ("the last", "D"),                 # logic [1,[2,3],4]; nan: judge B (right), 'the last': judge A
+    ("B", "A"), ("Best option: B", "B"), ("eight", "H"), ("hm", "E"),       # logic [[1,2],3,4]; 'hm': judge unreadable x3
+]
+V2_GROUPS = [
+    ("relevance", "[1, 2, 3, 4]", 1, "Perception", "Counting"),
+    ("logic", "[1, 2, 3, 4]", 2, "Reasoning", "Causal"),
+    ("logic", "[1, [2, 3], 4]", 3, "Reasoning", "Temporal"),
+    ("logic", "[[1, 2], 3, 4]", 2, "Perception", "Counting"),
+]
+V2_SCRIPT = {
+    "Answer: well i would say": ["B"],
+    "Answer: b\n": ["B"],
+    "Answer: nan\n": ["B"],
+    "Answer: the last\n": ["A"],
+    "Answer: hm\n": ["no idea", "unclear", "cannot say"],
+}
+
+
+def videommev2_rows() -> pd.DataFrame:
+    rows = []
+    for i, (p, a) in enumerate(V2_CASES):
+        gt, gs, lv, h2, h3 = V2_GROUPS[i // 4]
+        rows.append({"index": i, "video": f"v{i // 4}", "question": Q8, "answer": a, "level": lv, "group_type": gt,
+                     "group_structure": gs, "second_head": h2, "third_head": h3, "prediction": p})
+    return pd.DataFrame(rows)
+
+
+def run_videommev2(repo: str, out: Path) -> None:
+    for mode in ("judge", "exact"):
+        random.seed(0)
+        folder = out / mode
+        folder.mkdir(parents=True, exist_ok=True)
+        ns = family_ns(repo, "vlmeval/dataset/utils/videomme.py", V2_SCRIPT)
+        import ast as _ast
+        ns["ast"] = _ast
+        ns["gpt_key_set"] = lambda: True
+        run_source(git_show(repo, HEAD, "vlmeval/dataset/videommev2.py"), ns, only={"cal_relevance", "cal_logic", "get_final_rating"})
+        ev = evaluate_fn(repo, "vlmeval/dataset/videommev2.py", "VideoMMEv2", ns)
+        eval_file = str(folder / "m_Video-MME-v2_64frame.xlsx")
+        ns["dump"](videommev2_rows(), eval_file)
+        ev(None, eval_file, model="chatgpt-0125" if mode == "judge" else "exact_matching")
+
+
 def run(repo: str, out: Path, name: str, frame: pd.DataFrame, utils: str, src: str, cls: str,
         modes: tuple[str, ...] = ("judge", "exact"), folder_name: str | None = None) -> None:
     for mode in modes:
@@ -141,6 +193,7 @@ def main() -> None:
     rev["index"] = list(reversed(range(len(rev))))
     run(repo, out, "WorldSense", rev, "vlmeval/dataset/utils/worldsense.py", "vlmeval/dataset/worldsense.py", "WorldSense",
         modes=("exact",), folder_name="reversed")
+    run_videommev2(repo, out)
     run(repo, out, "Video-TT", videott_rows(), "vlmeval/dataset/utils/videott.py", "vlmeval/dataset/videott.py", "VideoTT")
 
 

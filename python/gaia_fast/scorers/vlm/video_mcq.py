@@ -1,5 +1,6 @@
 """Video multiple choice graded by ``extract_characters_regex`` with an option-extraction
-fallback (WorldSense, Video-TT): extract -> score -> aggregate (``get_dimension_rating``).
+fallback (WorldSense, Video-TT, Video-MME-v2): extract -> score -> aggregate
+(``get_dimension_rating`` / ``get_final_rating``).
 
 Reference: open-compass/VLMEvalKit, ``WorldSense.evaluate`` (bf73bae8, 2025-02-19, to head
 e8e78f05) and ``VideoTT.evaluate`` (b924eb7f, 2025-11-19, to head); the two share the rule,
@@ -33,6 +34,18 @@ e8e78f05) and ``VideoTT.evaluate`` (b924eb7f, 2025-11-19, to head); the two shar
   ``score`` = correct / number * 100 (a capability with no row divides by zero upstream).
   A category value the report's fixed lists lack raises ``KeyError`` upstream.
 
+Video-MME-v2 (``VideoMMEv2.evaluate``, ca905c5b, 2026-04-08, to head; the same flow with
+``extract_characters_regex_v2``: the prefix list with its commas plus ``Final Answer:``,
+letters A-H; judges other than chatgpt-0125 / gpt-4-0125 are refused upstream): the
+report ``get_final_rating`` takes the rows in fours by position (``(n + 1) // 4`` groups;
+a row count that leaves a row past them raises IndexError upstream), each scored from its
+last row's ``group_type``: ``relevance`` (right answers 0..4 -> 0, 6.25, 25, 56.25, 100 and
+``* 25`` linear) or ``logic`` (``cal_logic``: the run of right answers from the first, by
+``group_structure``); ``final_rating`` (``level_1..3``, the two relevance scores,
+``logic_score``, ``total``), ``second_head_rating`` and ``third_head_rating`` are plain
+means (0.0 for none). A group with a ``needs_judge`` row is left out
+(``stats["groups_left_out"]``).
+
 ``variant``: the ``can_infer`` of the exact-matching fallback (``classic``, ``2025-08``,
 ``2026-06``; the registry's dates pick it).
 """
@@ -54,7 +67,7 @@ from gaia_fast.scorers.vlm.recorded import Records, index_key
 
 __all__ = ["BENCHMARKS", "VARIANTS", "extract_characters_regex", "extract_option_choices", "grade"]
 
-BENCHMARKS = {"worldsense": "worldsense", "videott": "videott"}
+BENCHMARKS = {"worldsense": "worldsense", "videott": "videott", "videommev2": "videommev2"}
 VARIANTS = ("classic", "2025-08", "2026-06")
 JUDGE_POLICIES = ("auto", "none")
 
@@ -77,6 +90,34 @@ def extract_characters_regex(s: str) -> str:
     for p in _PREFIXES:
         s = s.replace(p, "")
     m = _ABCD.search(s)
+    if len(s.split()) > 10 and m is None:
+        return ""
+    return "" if m is None else m.group(0)
+
+
+_PREFIXES_V2 = (
+    "Final Answer:",
+    "The best answer is",
+    "The correct answer is",
+    "The answer is",
+    "The answer",
+    "The best option is",
+    "The correct option is",
+    "Best answer:",
+    "Best option:",
+    "Answer:",
+    "Option:",
+)
+_A_TO_H = re.compile("[A-H]")
+
+
+def extract_characters_regex_v2(s: str) -> str:
+    """``extract_characters_regex_v2`` of ``utils/videomme.py`` (Video-MME-v2: A-H, the
+    prefix list with its commas)."""
+    s = s.strip()
+    for p in _PREFIXES_V2:
+        s = s.replace(p, "")
+    m = _A_TO_H.search(s)
     if len(s.split()) > 10 and m is None:
         return ""
     return "" if m is None else m.group(0)
@@ -202,6 +243,101 @@ def _row_label(value: Any) -> int | None:
         return None
 
 
+_REL_EXP = {0: 0.0, 1: 100.0 / 16, 2: 100.0 * 4 / 16, 3: 100.0 * 9 / 16, 4: 100.0}
+_LOGIC_MAPS = {
+    "1234": {0: 0.0, 1: 100.0 / 16, 2: 100.0 * 4 / 16, 3: 100.0 * 9 / 16, 4: 100.0},
+    "1[23]4": {0: 0.0, 1: 100.0 / 12, 2: 100.0 * 4 / 12, 3: 100.0 * 7 / 12, 4: 100.0},
+    "[12]34": {0: 0.0, 1: 100.0 / 10, 2: 100.0 * 2 / 10, 3: 100.0 * 5 / 10, 4: 100.0},
+}
+
+
+def _cal_logic(scores: list[float], structure: Any) -> float:
+    """``cal_logic``: the run of right answers from the first question, scored by the group's
+    structure (``[1, [2, 3], 4]``: a right third question extends a run of one; ``[[1, 2],
+    3, 4]``: a right second question starts a run after a wrong first)."""
+    import ast
+
+    try:
+        parsed = ast.literal_eval(structure) if isinstance(structure, str) else structure
+    except (ValueError, SyntaxError) as e:
+        raise _ReportError(f"group_structure {structure!r} is not a literal ({type(e).__name__} upstream)") from None
+    last = -1
+    for i, v in enumerate(scores):
+        if v:
+            last = i
+        else:
+            break
+    if parsed == [1, 2, 3, 4]:
+        table = _LOGIC_MAPS["1234"]
+    elif parsed == [1, [2, 3], 4]:
+        table = _LOGIC_MAPS["1[23]4"]
+        if last == 0 and scores[2]:
+            last += 1
+    elif parsed == [[1, 2], 3, 4]:
+        table = _LOGIC_MAPS["[12]34"]
+        if last == -1 and scores[1]:
+            last += 1
+    else:
+        raise _ReportError(f"Unknown group_structure_list: {parsed!r} (ValueError upstream)")
+    return table.get(last + 1, 0.0)
+
+
+def _report_videommev2(data: dict[str, list[Any]], scores: list[float | None]) -> tuple[list[tuple[str, Any]], int]:
+    """``get_final_rating``: rows in fours by position (the last row of each four names its
+    level, group type and heads); a four with an undecided row is left out (returned count)."""
+    n = len(scores)
+    n_groups = (n + 1) // 4
+    if n and (n - 1) // 4 >= n_groups:
+        raise _ReportError(f"{n} rows do not fill {n_groups} groups of four (IndexError upstream)")
+    final: dict[str, list[float]] = {k: [] for k in ("level_1", "level_2", "level_3", "relevance_score",
+                                                     "relevance_linear_score", "logic_score", "total")}
+    second: dict[str, list[float]] = {}
+    third: dict[str, list[float]] = {}
+    skipped = 0
+    for g in range(n_groups):
+        rows = range(4 * g, min(4 * g + 4, n))
+        last = rows[-1]
+        group_scores = [scores[i] for i in rows]
+        if any(v is None for v in group_scores):
+            skipped += 1
+            continue
+        kind = data["group_type"][last]
+        if kind == "relevance":
+            correct = sum(group_scores)
+            exp = _REL_EXP.get(correct, 0.0)
+            final["relevance_score"].append(exp)
+            final["relevance_linear_score"].append(correct * 25.0)
+        elif kind == "logic":
+            exp = _cal_logic(group_scores, data["group_structure"][last])
+            final["logic_score"].append(exp)
+        else:
+            raise _ReportError(f"Unknown group_type: {kind!r} (rows {rows[0] + 1}-{last + 1}; ValueError upstream)")
+        level = data["level"][last]
+        if level is not None and str(level) != "None":
+            try:
+                lv = int(float(level))
+            except ValueError:
+                raise _ReportError(f"level {level!r} is not a number (rows {rows[0] + 1}-{last + 1}; ValueError upstream)") from None
+            if f"level_{lv}" not in ("level_1", "level_2", "level_3"):
+                raise _ReportError(f"level {level!r} (rows {rows[0] + 1}-{last + 1}; KeyError upstream)")
+            final[f"level_{lv}"].append(exp)
+        else:
+            if level is None:
+                raise _ReportError(f"level is empty (rows {rows[0] + 1}-{last + 1}): int(nan) raises upstream")
+        final["total"].append(exp)
+        # An empty head cell is NaN upstream; json.dump writes that key as "NaN".
+        second.setdefault("NaN" if data["second_head"][last] is None else data["second_head"][last], []).append(exp)
+        third.setdefault("NaN" if data["third_head"][last] is None else data["third_head"][last], []).append(exp)
+
+    def mean(v: list[float]) -> float:
+        return sum(v) / len(v) if v else 0.0
+
+    out = [(f"final_rating|{k}", mean(v)) for k, v in final.items()]
+    out += [(f"second_head_rating|{k}", mean(v)) for k, v in second.items()]
+    out += [(f"third_head_rating|{k}", mean(v)) for k, v in third.items()]
+    return out, skipped
+
+
 def _recorded_score(rec: dict[str, Any] | None) -> float | None:
     """A recorded ``score`` cell as a number (None when absent or not a number)."""
     if rec is None or rec.get("score") is None:
@@ -260,7 +396,12 @@ def grade(
     variant = variant or "2026-06"
     if variant not in VARIANTS:
         raise ValueError(f"unknown {bench} variant {variant!r}; expected one of {', '.join(map(repr, VARIANTS))}")
-    cats = ("duration", "domain", "sub_category", "task_domain", "task_type", "audio_class") if bench == "worldsense" else ("capability",)
+    cats = {
+        "worldsense": ("duration", "domain", "sub_category", "task_domain", "task_type", "audio_class"),
+        "videott": ("capability",),
+        "videommev2": ("level", "group_type", "group_structure", "second_head", "third_head"),
+    }[bench]
+    regex = extract_characters_regex_v2 if bench == "videommev2" else extract_characters_regex
     _require(frame, bench, ("index", "question", "answer", "prediction", *cats))
     n = frame.height
     idx = _text(frame, "index")
@@ -278,7 +419,7 @@ def grade(
     # the module doc): a row's recorded verdict is the score file's row at its index.
     by_pos = list(use.entries.values()) if use is not None and bench == "worldsense" else None
     for i in range(n):
-        letter = extract_characters_regex(preds[i])
+        letter = regex(preds[i])
         if by_pos is not None:
             label = _row_label(idx[i])
             rec = by_pos[label] if label is not None and 0 <= label < len(by_pos) else None
@@ -330,16 +471,20 @@ def grade(
     # needs_judge rows stay out of the report (their verdict is unknown).
     keep = [i for i in range(n) if not math.isnan(landed[i])] if bench == "videott" else list(range(n))
     report_rows: list[tuple[str, Any]] = []
+    groups_left_out = 0
     if error is None:
         try:
             if bench == "worldsense":
                 data = {c: _text(frame, c) for c in cats}
                 report_rows = _report_worldsense(data, landed)
-            else:
+            elif bench == "videott":
                 cap = _text(frame, "capability")
                 report_rows = _report_videott([cap[i] for i in keep], [landed[i] for i in keep])
+            else:
+                data = {c: _text(frame, c) for c in cats}
+                report_rows, groups_left_out = _report_videommev2(data, verdict)
         except _ReportError as e:
-            error = f"get_dimension_rating: {e}"
+            error = f"{'get_final_rating' if bench == 'videommev2' else 'get_dimension_rating'}: {e}"
             report_rows = []
     vtype = pl.String if bench == "worldsense" else pl.Float64
     report = pl.DataFrame(report_rows, schema={"key": pl.String, "value": vtype}, orient="row")
@@ -372,8 +517,8 @@ def grade(
     else:
         matches = False  # the score file does not say whether a judge or exact matching wrote it
     scored = [v for v in verdict if v is not None]
-    overall = next((v for k, v in report_rows if k in ("overall|overall", "overall|score")), None)
-    accuracy = (float(overall) / (100 if bench == "videott" else 1)) if overall is not None else (
+    overall = next((v for k, v in report_rows if k in ("overall|overall", "overall|score", "final_rating|total")), None)
+    accuracy = (float(overall) / (1 if bench == "worldsense" else 100)) if overall is not None else (
         sum(scored) / len(scored) if scored else math.nan)
     stats: dict[str, Any] = {
         "benchmark": bench,
@@ -395,6 +540,9 @@ def grade(
         "judge": False,
         "reference_error": error,
     }
+    if bench == "videommev2":
+        # get_final_rating scores groups of four rows; a group with an undecided row is left out.
+        stats["groups_left_out"] = groups_left_out
     if disagreements:
         stats["record_disagreement_indexes"] = disagreements[:20]
     if recorded is not None:
