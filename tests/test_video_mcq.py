@@ -20,8 +20,9 @@ from gaia_fast.scorers.vlm import video_mcq
 from gaia_fast.scorers.vlm.recorded import find_records
 
 DATA = Path(__file__).parent / "data" / "vlmevalkit_regex_mcq"
-SETS = [("WorldSense", "worldsense"), ("Video-TT", "videott"), ("Video-MME-v2_64frame", "videommev2")]
-ROWS = {"worldsense": 12, "videott": 20, "videommev2": 16}
+SETS = [("WorldSense", "worldsense"), ("Video-TT", "videott"), ("Video-MME-v2_64frame", "videommev2"),
+        ("LongVideoBench", "longvideobench"), ("EgoExoBench_MCQ", "egoexobench")]
+ROWS = {"worldsense": 12, "videott": 20, "videommev2": 16, "longvideobench": 14, "egoexobench": 12}
 
 
 def _grade(path: Path, bench: str, policy: str = "auto", recorded="find"):
@@ -34,6 +35,8 @@ def _leaves(path: Path) -> dict[str, object]:
 
     def walk(d, pre=""):
         for k, v in d.items():
+            if isinstance(v, list):  # EgoExoBench's [correct, total, 'acc%']
+                v = {str(i): x for i, x in enumerate(v)}
             walk(v, f"{pre}{k}|") if isinstance(v, dict) else out.__setitem__(pre + k, v)
 
     walk(json.loads(path.read_text(encoding="utf-8")))
@@ -45,8 +48,8 @@ def _same_cells(report: pl.DataFrame, path: Path) -> None:
     ours = dict(zip(report["key"].to_list(), report["value"].to_list()))
     assert list(ours) == list(theirs)  # every leaf, in the JSON's order
     for k, v in theirs.items():
-        if isinstance(v, str):
-            assert ours[k] == v, k  # WorldSense's '0.667' / 'nan' strings, exactly
+        if isinstance(v, str) or isinstance(ours[k], str):
+            assert ours[k] == str(v), k  # '0.667' / 'nan' / '66.67%' strings (EgoExoBench's counts as text), exactly
         else:
             assert ours[k] == pytest.approx(float(v), rel=1e-12, abs=0), k
 
@@ -56,7 +59,9 @@ def test_recorded_score_file_replays_the_judge(name, bench):
     path = DATA / "judge" / f"m_{name}.xlsx"
     res = _grade(path, bench)
     _same_cells(res.report, DATA / "judge" / f"m_{name}_rating.json")
-    recorded = pl.read_excel(DATA / "judge" / f"m_{name}_score.xlsx")["score"].cast(pl.Float64).to_list()
+    score_file = next((DATA / "judge").glob(f"m_{name}_score.*"))  # EgoExoBench's is .csv
+    read = pl.read_excel if score_file.suffix == ".xlsx" else pl.read_csv
+    recorded = read(score_file)["score"].cast(pl.Float64).to_list()
     assert res.rows["score"].to_list() == recorded
     st = res.stats
     assert st["decided"]["recorded"] > 0 and st["decided"]["undecided"] == 0 and st["matches_archive"] is True
@@ -147,6 +152,30 @@ def test_videommev2_groups():
     assert "Unknown group_structure_list" in res.stats["reference_error"]
 
 
+def test_longvideobench_and_egoexo_rules():
+    assert video_mcq.extract_characters_regex("The best answer is E", "ABCDE") == "E"
+    assert video_mcq.extract_characters_regex("The best answer is E") == ""  # A-D only elsewhere
+    frame = read_result_table(DATA / "exact" / "m_LongVideoBench.xlsx")
+    res = video_mcq.grade(frame, benchmark="longvideobench", judge_policy="none")
+    assert res.rows.filter(pl.col("extracted") == "E")["score"].to_list() == [1.0, 0.0]  # answer chr(65 + 4) / chr(65 + 0)
+    bad = frame.with_columns(pl.Series("duration_group", ["30"] * 14))
+    assert "KeyError" in video_mcq.grade(bad, benchmark="longvideobench", judge_policy="none").stats["reference_error"]
+    ego = read_result_table(DATA / "exact" / "m_EgoExoBench_MCQ.xlsx")
+    missing = ego.with_columns(pl.when(pl.col("index") == "3").then(None).otherwise(pl.col("prediction")).alias("prediction"))
+    res = video_mcq.grade(missing, benchmark="egoexobench", judge_policy="none")
+    assert res.report.height == 0 and "AttributeError" in res.stats["reference_error"]
+
+
+def test_written_list_report_round_trip(tmp_path):
+    res = _grade(DATA / "judge" / "m_EgoExoBench_MCQ.xlsx", "egoexobench")
+    out = tmp_path / "r_rating.json"
+    write_report(res.report, out)
+    theirs = json.loads((DATA / "judge" / "m_EgoExoBench_MCQ_rating.json").read_text())
+    mine = json.loads(out.read_text())
+    assert list(mine) == list(theirs) and all(len(v) == 3 for v in mine.values())
+    assert [str(x) for x in mine["overall"]] == [str(x) for x in theirs["overall"]]
+
+
 def test_videott_missing_capability_is_a_reference_error():
     frame = read_result_table(DATA / "exact" / "m_Video-TT.xlsx").head(10)
     res = video_mcq.grade(frame, benchmark="videott", judge_policy="none")
@@ -180,9 +209,10 @@ def test_grade_many_matches_the_archive(tmp_path):
             shutil.copy(p, tree / p.name)
     records = many.grade_many(many.expand([str(tree)]), report_dir=tmp_path / "R", as_of="2026-08-01")
     by = {r.dataset: r for r in records if r.status != "skipped"}
-    assert set(by) == {"WorldSense", "Video-TT", "Video-MME-v2_64frame"}
+    assert set(by) == {"WorldSense", "Video-TT", "Video-MME-v2_64frame", "LongVideoBench", "EgoExoBench_MCQ"}
     for r in by.values():
         assert r.status == "ok", r.error
         assert r.archive_report is not None and r.decided_recorded > 0
     assert by["Video-TT"].headline == 70.0 and math.isclose(by["WorldSense"].headline, 0.667)
     assert math.isclose(by["Video-MME-v2_64frame"].headline, 37.395833333333336, rel_tol=1e-15)
+    assert math.isclose(by["LongVideoBench"].headline, 0.643) and math.isclose(by["EgoExoBench_MCQ"].headline, 66.67)

@@ -712,6 +712,28 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-04-08", "2025-08"), ("2026-06-17", "2026-06")),  # ca905c5b: Video-MME-v2 added
             grading="rules+judge-fallback",
         ),
+        Benchmark(
+            "longvideobench",
+            "gaia_fast.scorers.vlm.video_mcq",
+            {"benchmark": "longvideobench"},
+            datasets=(r"LongVideoBench(_8frame|_8frame_subs|_64frame|_1fps|_0\.5fps|_0\.5fps_subs)?",),
+            report="_rating.json",
+            description="LongVideoBench: extract_characters_regex (A-E) against chr(65 + correct_choice), else the archive's _score file (judge) or exact matching; per duration group",
+            # ef766b81 (2024-11-09): LongVideoBench added; the same rule at head.
+            variants=(("2024-11-09", "classic"), ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "egoexobench",
+            "gaia_fast.scorers.vlm.video_mcq",
+            {"benchmark": "egoexobench"},
+            datasets=(r"EgoExoBench_MCQ|EgoExoBench_64frame(_skip_EgoExo4D)?",),
+            report="_rating.json",
+            description="EgoExoBench: extract_characters_regex, else the archive's _score file (judge) or exact matching; [correct, total, acc%] per subtask",
+            # 6708e8fb (2025-07-23): EgoExoBench added; the same rule at head.
+            variants=(("2025-07-23", "classic"), ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
     )
 }
 

@@ -91,7 +91,9 @@ def read_report(path: str | os.PathLike) -> pl.DataFrame:
     suffix = p.suffix.lower()
     if suffix == ".json":
         data = json.loads(p.read_text(encoding="utf-8"))
-        if isinstance(data, dict) and any(isinstance(v, dict) for v in data.values()):
+        if isinstance(data, dict) and data and (
+            any(isinstance(v, dict) for v in data.values()) or all(isinstance(v, list) for v in data.values())
+        ):
             # A nested rating (the video sets' ``_rating.json``): one row per leaf, its
             # JSON path joined by "|" (as VLMEvalKit's report_primary_metric names them).
             leaves = _leaves(data)
@@ -111,6 +113,8 @@ def _leaves(data: dict, prefix: str = "") -> list[tuple[str, Any]]:
     out: list[tuple[str, Any]] = []
     for k, v in data.items():
         key = f"{prefix}{k}"
+        if isinstance(v, list):  # EgoExoBench's [correct, total, 'acc%']
+            v = {str(i): x for i, x in enumerate(v)}
         out += _leaves(v, key + "|") if isinstance(v, dict) else [(key, v)]
     return out
 
@@ -141,9 +145,10 @@ def headline(report: pl.DataFrame) -> tuple[str, float] | None:
     numbers = {k: v for k, v in row.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
     if label == "key" and "value" in report.columns:
         # A flattened nested rating: its overall leaf.
-        for key in ("overall|overall", "overall|score", "final_rating|total"):
+        for key in ("overall|overall", "overall|score", "final_rating|total", "overall|2"):
             hit = report.filter(pl.col("key") == key)
-            if hit.height and isinstance(v := hit["value"].cast(pl.Float64, strict=False)[0], float):
+            text = hit["value"].cast(pl.String).str.strip_suffix("%") if hit.height else None
+            if text is not None and isinstance(v := text.cast(pl.Float64, strict=False)[0], float):
                 return key, v
     for name in ("Overall", "Final Score", "acc", "Acc", "accuracy"):
         if name in numbers:

@@ -142,6 +142,16 @@ def write_report(frame: pl.DataFrame, path: str | os.PathLike) -> None:
             for part in parents:
                 node = node.setdefault(part, {})
             node[leaf] = v
+
+        def lists(node: object) -> object:
+            # EgoExoBench's leaves are lists ([correct, total, 'acc%']), flattened as |0, |1, ...
+            if not isinstance(node, dict):
+                return node
+            if node and list(node) == [str(i) for i in range(len(node))]:
+                return [lists(x) for x in node.values()]
+            return {k: lists(x) for k, x in node.items()}
+
+        data = lists(data)
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
         json.dump(data, f, indent=4, ensure_ascii=False)
 

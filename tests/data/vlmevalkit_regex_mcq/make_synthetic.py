@@ -88,6 +88,7 @@ SCRIPT = {
     "Answer: the one with the pet": ["B"],
     "Answer: hmm\n": ["no idea", "unclear", "cannot say"],
     "Answer: none\n": ["A"],
+    "Answer: nothing\n": ["D"],
 }
 
 
@@ -170,6 +171,29 @@ def run_videommev2(repo: str, out: Path) -> None:
         ev(None, eval_file, model="chatgpt-0125" if mode == "judge" else "exact_matching")
 
 
+Q5 = Q + "\nE. it rains"
+LVB_CATS = [(15, "S2E"), (60, "T3O"), (600, "SSS"), (3600, "TAA"), (15, "S2E")]
+
+
+def longvideobench_rows() -> pd.DataFrame:
+    rows = []
+    for i, (p, a) in enumerate(CASES + [("E", "E"), ("The best answer is E", "A")]):
+        d, c = LVB_CATS[i % len(LVB_CATS)]
+        rows.append({"index": i, "video": f"v{i}", "question": Q5, "correct_choice": ord(a) - ord("A"), "duration_group": d,
+                     "question_category": c, "prediction": p})
+    return pd.DataFrame(rows)
+
+
+def egoexo_rows() -> pd.DataFrame:
+    rows = []
+    # EgoExoBench reads the prediction without str(): a missing one raises, so none here.
+    for i, (p, a) in enumerate(CASES):
+        rows.append({"index": i, "video": f"v{i}", "question": Q, "answer": a,
+                     "subtask_type": ["Ego-Exo Matching", "Action Prediction", "Skill Evaluation"][i % 3],
+                     "prediction": "nothing" if p is None else p})
+    return pd.DataFrame(rows)
+
+
 def run(repo: str, out: Path, name: str, frame: pd.DataFrame, utils: str, src: str, cls: str,
         modes: tuple[str, ...] = ("judge", "exact"), folder_name: str | None = None) -> None:
     for mode in modes:
@@ -194,6 +218,10 @@ def main() -> None:
     run(repo, out, "WorldSense", rev, "vlmeval/dataset/utils/worldsense.py", "vlmeval/dataset/worldsense.py", "WorldSense",
         modes=("exact",), folder_name="reversed")
     run_videommev2(repo, out)
+    run(repo, out, "LongVideoBench", longvideobench_rows(), "vlmeval/dataset/utils/longvideobench.py",
+        "vlmeval/dataset/longvideobench.py", "LongVideoBench")
+    run(repo, out, "EgoExoBench_MCQ", egoexo_rows(), "vlmeval/dataset/EgoExoBench/utils.py",
+        "vlmeval/dataset/EgoExoBench/egoexobench.py", "EgoExoBench_MCQ")
     run(repo, out, "Video-TT", videott_rows(), "vlmeval/dataset/utils/videott.py", "vlmeval/dataset/videott.py", "VideoTT")
 
 

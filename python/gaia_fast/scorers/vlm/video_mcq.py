@@ -1,6 +1,6 @@
 """Video multiple choice graded by ``extract_characters_regex`` with an option-extraction
-fallback (WorldSense, Video-TT, Video-MME-v2): extract -> score -> aggregate
-(``get_dimension_rating`` / ``get_final_rating``).
+fallback (WorldSense, Video-TT, Video-MME-v2, LongVideoBench, EgoExoBench): extract ->
+score -> aggregate (``get_dimension_rating`` / ``get_final_rating``).
 
 Reference: open-compass/VLMEvalKit, ``WorldSense.evaluate`` (bf73bae8, 2025-02-19, to head
 e8e78f05) and ``VideoTT.evaluate`` (b924eb7f, 2025-11-19, to head); the two share the rule,
@@ -46,6 +46,17 @@ last row's ``group_type``: ``relevance`` (right answers 0..4 -> 0, 6.25, 25, 56.
 means (0.0 for none). A group with a ``needs_judge`` row is left out
 (``stats["groups_left_out"]``).
 
+LongVideoBench (``LongVideoBench.evaluate``, ef766b81, 2024-11-09, to head): the regex
+reads A-E, the truth is ``chr(ord('A') + correct_choice)``, scores land by row label (as
+WorldSense), and the report is per ``duration_group`` (15, 60, 600, 3600, ``overall``)
+the ``.3f`` mean overall and per ``question_category``.
+
+EgoExoBench (``EgoExoBench_MCQ.evaluate``, 6708e8fb, 2025-07-23, to head; score file
+``_score.csv`` from 9cc14cd0, ``_score.xlsx`` before): the prediction is not passed through
+``str()`` (a missing one raises: ``reference_error``), scores land by row label, and the
+report is ``{subtask_type: [correct, total, 'xx.xx%'], ..., 'overall': [...]}`` in order of
+first appearance (flattened as ``key|0``, ``key|1``, ``key|2``, all text).
+
 ``variant``: the ``can_infer`` of the exact-matching fallback (``classic``, ``2025-08``,
 ``2026-06``; the registry's dates pick it).
 """
@@ -67,7 +78,10 @@ from gaia_fast.scorers.vlm.recorded import Records, index_key
 
 __all__ = ["BENCHMARKS", "VARIANTS", "extract_characters_regex", "extract_option_choices", "grade"]
 
-BENCHMARKS = {"worldsense": "worldsense", "videott": "videott", "videommev2": "videommev2"}
+BENCHMARKS = {"worldsense": "worldsense", "videott": "videott", "videommev2": "videommev2",
+              "longvideobench": "longvideobench", "egoexobench": "egoexobench"}
+#: Sets whose evaluate writes ``data.loc[idx, 'score']`` (the index as a row label).
+_BY_LABEL = frozenset({"worldsense", "longvideobench", "egoexobench"})
 VARIANTS = ("classic", "2025-08", "2026-06")
 JUDGE_POLICIES = ("auto", "none")
 
@@ -82,14 +96,16 @@ _PREFIXES = (
     "Option:",
 )
 _ABCD = re.compile("[ABCD]")
+_ABCDE = re.compile("[ABCDE]")
 
 
-def extract_characters_regex(s: str) -> str:
-    """``extract_characters_regex`` of ``utils/worldsense.py`` / ``videott.py`` / ``videomme.py``."""
+def extract_characters_regex(s: str, letters: str = "ABCD") -> str:
+    """``extract_characters_regex`` of ``utils/worldsense.py`` / ``videott.py`` /
+    ``videomme.py`` / ``EgoExoBench/utils.py`` (A-D); ``letters="ABCDE"``: LongVideoBench's."""
     s = s.strip()
     for p in _PREFIXES:
         s = s.replace(p, "")
-    m = _ABCD.search(s)
+    m = (_ABCDE if letters == "ABCDE" else _ABCD).search(s)
     if len(s.split()) > 10 and m is None:
         return ""
     return "" if m is None else m.group(0)
@@ -348,6 +364,59 @@ def _recorded_score(rec: dict[str, Any] | None) -> float | None:
         return None
 
 
+_LVB_DURATIONS = (15, 60, 600, 3600)
+_LVB_TASKS = ("S2E", "S2O", "S2A", "E2O", "O2E", "T2E", "T2O", "T2A", "E3E", "O3O", "SSS", "SOS", "SAA", "T3E", "T3O", "TOS", "TAA")
+
+
+def _report_longvideobench(data: dict[str, list[Any]], scores: list[float]) -> list[tuple[str, Any]]:
+    """``get_dimension_rating`` of ``utils/longvideobench.py``: per ``duration_group`` (15, 60,
+    600, 3600, then ``overall``) the mean of the scores >= 0, overall and per
+    ``question_category``, as ``f'{mean:.3f}'``."""
+    rating = {d: {k: [] for k in _LVB_TASKS} for d in (*_LVB_DURATIONS, "overall")}
+    for i, score in enumerate(scores):
+        raw = data["duration_group"][i]
+        try:
+            dur = float(raw) if raw is not None else math.nan
+        except ValueError:
+            dur = math.nan
+        d = next((x for x in _LVB_DURATIONS if x == dur), None)
+        if d is None:
+            raise _ReportError(f"row {i + 1}: duration_group {raw!r} is not one of {_LVB_DURATIONS} (KeyError upstream)")
+        c = data["question_category"][i]
+        if c not in rating["overall"]:
+            raise _ReportError(f"row {i + 1}: question_category {c!r} is not in get_dimension_rating's list (KeyError upstream)")
+        rating[d][c].append(score)
+        rating["overall"][c].append(score)
+    out: list[tuple[str, Any]] = []
+    for d in (*_LVB_DURATIONS, "overall"):
+        out.append((f"{d}|overall", _mean3([x for lst in rating[d].values() for x in lst])))
+        out += [(f"{d}|question_category|{k}", _mean3(rating[d][k])) for k in _LVB_TASKS]
+    return out
+
+
+def _report_egoexo(subtask: list[Any], scores: list[float]) -> list[tuple[str, Any]]:
+    """``get_dimension_rating`` of ``EgoExoBench/utils.py``: per ``subtask_type`` in order of
+    first appearance (an empty cell is NaN, dumped as ``NaN``) ``[correct, total,
+    'xx.xx%']``, then ``overall``; a NaN score counts as right (``if item['score']``)."""
+    board: dict[str, list[int]] = {}
+    for c, sc in zip(subtask, scores):
+        key = "NaN" if c is None else c
+        cell = board.setdefault(key, [0, 0])
+        cell[1] += 1
+        if sc or math.isnan(sc):
+            cell[0] += 1
+    out: list[tuple[str, Any]] = []
+    correct = total = 0
+    for key, (c, t) in board.items():
+        correct += c
+        total += t
+        out += [(f"{key}|0", str(c)), (f"{key}|1", str(t)), (f"{key}|2", f"{c / t * 100:.2f}%")]
+    if total == 0:
+        raise _ReportError("no row (ZeroDivisionError upstream)")
+    out += [("overall|0", str(correct)), ("overall|1", str(total)), ("overall|2", f"{correct / total * 100:.2f}%")]
+    return out
+
+
 def _require(frame: pl.DataFrame, bench: str, names: tuple[str, ...]) -> None:
     for name in names:
         if name not in frame.columns:
@@ -400,14 +469,39 @@ def grade(
         "worldsense": ("duration", "domain", "sub_category", "task_domain", "task_type", "audio_class"),
         "videott": ("capability",),
         "videommev2": ("level", "group_type", "group_structure", "second_head", "third_head"),
+        "longvideobench": ("duration_group", "question_category"),
+        "egoexobench": ("subtask_type",),
     }[bench]
-    regex = extract_characters_regex_v2 if bench == "videommev2" else extract_characters_regex
-    _require(frame, bench, ("index", "question", "answer", "prediction", *cats))
+    if bench == "videommev2":
+        regex = extract_characters_regex_v2
+    elif bench == "longvideobench":
+        def regex(text: str) -> str:
+            return extract_characters_regex(text, "ABCDE")
+    else:
+        regex = extract_characters_regex
+    truth = "correct_choice" if bench == "longvideobench" else "answer"
+    _require(frame, bench, ("index", "question", truth, "prediction", *cats))
     n = frame.height
     idx = _text(frame, "index")
-    answers = _text(frame, "answer")
+    answers = _text(frame, truth)
+    error: str | None = None
+    if bench == "longvideobench":
+        # ans = chr(ord("A") + correct_choice)
+        conv: list[str | None] = []
+        for i, a in enumerate(answers):
+            try:
+                conv.append(chr(ord("A") + int(float(a))) if a is not None else None)
+            except (ValueError, OverflowError):
+                conv.append(None)
+            if conv[-1] is None and error is None:
+                error = f"row {i + 1}: correct_choice {a!r} is not an integer (chr(ord('A') + ans) raises upstream)"
+        answers = conv
     questions = _text(frame, "question")
-    preds = ["nan" if p is None else p for p in _text(frame, "prediction")]  # str(NaN)
+    raw_preds = _text(frame, "prediction")
+    if bench == "egoexobench" and None in raw_preds and error is None:
+        # EgoExoBench reads the prediction without str(): NaN.strip() raises.
+        error = f"row {raw_preds.index(None) + 1}: no prediction: extract_characters_regex(nan) raises AttributeError upstream (no report)"
+    preds = ["nan" if p is None else p for p in raw_preds]  # str(NaN)
     use = recorded if judge_policy == "auto" else None
     verdict: list[float | None] = []
     extracted: list[str | None] = []
@@ -417,7 +511,7 @@ def grade(
     disagreements: list[str] = []
     # WorldSense's score file holds at row p the verdict of the row whose index is p (see
     # the module doc): a row's recorded verdict is the score file's row at its index.
-    by_pos = list(use.entries.values()) if use is not None and bench == "worldsense" else None
+    by_pos = list(use.entries.values()) if use is not None and bench in _BY_LABEL else None
     for i in range(n):
         letter = regex(preds[i])
         if by_pos is not None:
@@ -455,21 +549,22 @@ def grade(
             status.append("needs_judge")
             reasons.append("needs_judge: the regex found no A-D letter and the archive has no recorded score for this index; not counted")
             routes["needs_judge"] += 1
-    # Where each verdict lands (WorldSense's data.loc[idx, 'score']).
-    error: str | None = None
-    landed: list[float] = [math.nan] * n
-    if bench == "worldsense":
+    # Where each verdict lands (data.loc[idx, 'score'] of WorldSense, LongVideoBench, EgoExoBench).
+    # NaN: a row no verdict was written to (upstream too); None: an undecided verdict.
+    landed_or_open: list[float | None] = [math.nan] * n
+    if bench in _BY_LABEL and error is None:
         for i in range(n):
             label = _row_label(idx[i])
             if label is None or not 0 <= label < n:
                 error = f"row {i + 1}: index {idx[i]!r} is not a row label: data.loc[idx, 'score'] appends a row upstream and the report raises"
                 break
-            if verdict[i] is not None:
-                landed[label] = verdict[i]
+            landed_or_open[label] = verdict[i]
     else:
-        landed = [math.nan if v is None else v for v in verdict]
-    # needs_judge rows stay out of the report (their verdict is unknown).
-    keep = [i for i in range(n) if not math.isnan(landed[i])] if bench == "videott" else list(range(n))
+        landed_or_open = list(verdict)
+    # needs_judge rows stay out of the report (their verdict is unknown): for the means a
+    # NaN does that (x >= 0 is False), the counting reports drop them.
+    landed = [math.nan if v is None else v for v in landed_or_open]
+    keep = [i for i in range(n) if landed_or_open[i] is not None]
     report_rows: list[tuple[str, Any]] = []
     groups_left_out = 0
     if error is None:
@@ -477,6 +572,12 @@ def grade(
             if bench == "worldsense":
                 data = {c: _text(frame, c) for c in cats}
                 report_rows = _report_worldsense(data, landed)
+            elif bench == "longvideobench":
+                data = {c: _text(frame, c) for c in cats}
+                report_rows = _report_longvideobench(data, landed)
+            elif bench == "egoexobench":
+                sub = _text(frame, "subtask_type")
+                report_rows = _report_egoexo([sub[i] for i in keep], [landed[i] for i in keep])
             elif bench == "videott":
                 cap = _text(frame, "capability")
                 report_rows = _report_videott([cap[i] for i in keep], [landed[i] for i in keep])
@@ -486,7 +587,7 @@ def grade(
         except _ReportError as e:
             error = f"{'get_final_rating' if bench == 'videommev2' else 'get_dimension_rating'}: {e}"
             report_rows = []
-    vtype = pl.String if bench == "worldsense" else pl.Float64
+    vtype = pl.String if bench in ("worldsense", "longvideobench", "egoexobench") else pl.Float64
     report = pl.DataFrame(report_rows, schema={"key": pl.String, "value": vtype}, orient="row")
     rows = frame.with_columns(
         pl.Series("extracted", extracted, pl.String),
@@ -517,8 +618,10 @@ def grade(
     else:
         matches = False  # the score file does not say whether a judge or exact matching wrote it
     scored = [v for v in verdict if v is not None]
-    overall = next((v for k, v in report_rows if k in ("overall|overall", "overall|score", "final_rating|total")), None)
-    accuracy = (float(overall) / (1 if bench == "worldsense" else 100)) if overall is not None else (
+    overall = next((v for k, v in report_rows if k in ("overall|overall", "overall|score", "final_rating|total", "overall|2")), None)
+    if isinstance(overall, str) and overall.endswith("%"):
+        overall = float(overall[:-1])
+    accuracy = (float(overall) / (1 if bench in ("worldsense", "longvideobench") else 100)) if overall is not None else (
         sum(scored) / len(scored) if scored else math.nan)
     stats: dict[str, Any] = {
         "benchmark": bench,
