@@ -216,3 +216,42 @@ def test_grade_many_matches_the_archive(tmp_path):
     assert by["Video-TT"].headline == 70.0 and math.isclose(by["WorldSense"].headline, 0.667)
     assert math.isclose(by["Video-MME-v2_64frame"].headline, 37.395833333333336, rel_tol=1e-15)
     assert math.isclose(by["LongVideoBench"].headline, 0.643) and math.isclose(by["EgoExoBench_MCQ"].headline, 66.67)
+
+
+VM_ERAS = ["2024-07", "2024-09", "2024-09-20", "2025-07", "2026-06"]
+
+
+@pytest.mark.parametrize("era", VM_ERAS)
+@pytest.mark.parametrize("mode", ["judge", "exact"])
+def test_videomme_eras(era, mode):
+    # Each era's archive was written by that commit's own evaluate (README); the index is
+    # reversed, so the eras that place scores by row label give other per-category cells.
+    path = DATA / f"videomme_{era}" / mode / "m_Video-MME.xlsx"
+    expected = path.with_name("m_Video-MME_rating.json")
+    policy = "auto" if mode == "judge" else "none"
+    res = _grade_era(path, era, policy)
+    _same_cells(res.report, expected)
+    assert res.stats["reference_error"] is None and res.stats["record_disagreements"] == 0
+    if era == "2024-07":
+        assert res.stats["decided"]["recorded"] == 0 and (res.rows["score"] == -1).sum() == 7
+    else:
+        assert (res.stats["decided"]["recorded"] > 0) == (mode == "judge")
+    # Another era's rule does not give this report (placement, decimals, the fallback).
+    other = {"2024-07": "2025-07", "2024-09": "2024-09-20", "2024-09-20": "2025-07", "2025-07": "2024-09-20", "2026-06": "2024-09"}[era]
+    assert report_differences(_grade_era(path, other, policy).report, read_report(expected)) != []
+
+
+def _grade_era(path: Path, era: str, policy: str):
+    return video_mcq.grade(read_result_table(path), benchmark="videomme", variant=era,
+                           recorded=find_records(path, "video_mcq"), judge_policy=policy)
+
+
+def test_videomme_registry_eras():
+    entry = benchmarks.get("videomme")
+    for name in ("Video-MME", "Video-MME_8frame", "Video-MME_0.5fps_subs"):
+        assert benchmarks.for_dataset(name) is entry
+    assert entry.variant_on("2024-08-01") == "2024-07" and entry.variant_on("2024-09-15") == "2024-09"
+    assert entry.variant_on("2025-01-01") == "2024-09-20" and entry.variant_on("2025-07-30") == "2025-07"
+    assert entry.variant_on("2026-08-18") == "2026-06"
+    with pytest.raises(ValueError):
+        video_mcq.grade(read_result_table(DATA / "videomme_2026-06" / "exact" / "m_Video-MME.xlsx"), benchmark="videomme", variant="classic")

@@ -734,6 +734,19 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2025-07-23", "classic"), ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06")),
             grading="rules+judge-fallback",
         ),
+        Benchmark(
+            "videomme",
+            "gaia_fast.scorers.vlm.video_mcq",
+            {"benchmark": "videomme"},
+            datasets=(r"Video-MME(_8frame|_64frame|_8frame_subs|_1fps|_0\.5fps|_0\.5fps_subs)?",),
+            report="_rating.json",
+            description="Video-MME: extract_characters_regex, else the archive's _score file (judge) or exact matching; per-duration rating",
+            # 9e004797: added (regex only, -1 when empty); 9447c3a6: extract_option fallback;
+            # 7b634b56: '.3f'; 379f3f5f: scores placed by the index column; then can_infer's eras.
+            variants=(("2024-07-10", "2024-07"), ("2024-09-11", "2024-09"), ("2024-09-20", "2024-09-20"), ("2025-07-21", "2025-07"),
+                      ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
     )
 }
 

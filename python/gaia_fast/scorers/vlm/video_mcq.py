@@ -1,5 +1,5 @@
 """Video multiple choice graded by ``extract_characters_regex`` with an option-extraction
-fallback (WorldSense, Video-TT, Video-MME-v2, LongVideoBench, EgoExoBench): extract ->
+fallback (WorldSense, Video-TT, Video-MME, Video-MME-v2, LongVideoBench, EgoExoBench): extract ->
 score -> aggregate (``get_dimension_rating`` / ``get_final_rating``).
 
 Reference: open-compass/VLMEvalKit, ``WorldSense.evaluate`` (bf73bae8, 2025-02-19, to head
@@ -57,7 +57,13 @@ EgoExoBench (``EgoExoBench_MCQ.evaluate``, 6708e8fb, 2025-07-23, to head; score 
 report is ``{subtask_type: [correct, total, 'xx.xx%'], ..., 'overall': [...]}`` in order of
 first appearance (flattened as ``key|0``, ``key|1``, ``key|2``, all text).
 
-``variant``: the ``can_infer`` of the exact-matching fallback (``classic``, ``2025-08``,
+Video-MME (``VideoMME.evaluate``, ``utils/videomme.py``; ``variant`` one of
+:data:`VIDEOMME_ERAS`): 9e004797 (2024-07-10) scored a row the regex leaves open -1 (out of
+the means) and read the prediction without ``str()``; 9447c3a6 (2024-09-11) added the
+``extract_option`` fallback; the rating had two decimals until 7b634b56 (2024-09-20);
+scores landed by row label until 379f3f5f (2025-07-21); then ``can_infer``'s eras.
+
+``variant`` (the others): the ``can_infer`` of the exact-matching fallback (``classic``, ``2025-08``,
 ``2026-06``; the registry's dates pick it).
 """
 
@@ -79,7 +85,18 @@ from gaia_fast.scorers.vlm.recorded import Records, index_key
 __all__ = ["BENCHMARKS", "VARIANTS", "extract_characters_regex", "extract_option_choices", "grade"]
 
 BENCHMARKS = {"worldsense": "worldsense", "videott": "videott", "videommev2": "videommev2",
-              "longvideobench": "longvideobench", "egoexobench": "egoexobench"}
+              "longvideobench": "longvideobench", "egoexobench": "egoexobench", "videomme": "videomme"}
+#: Video-MME's eras (``VideoMME.evaluate`` and ``utils/videomme.py``): whether rows the regex
+#: leaves open go to ``extract_option`` (before: score -1, left out of the means), the
+#: rating's decimals, whether scores land by row label, and ``can_infer``'s era.
+VIDEOMME_ERAS = {
+    "2024-07": (False, 2, True, "classic"),     # 9e004797 (2024-07-10): regex only, -1 when empty
+    "2024-09": (True, 2, True, "classic"),      # 9447c3a6 (2024-09-11): extract_option fallback
+    "2024-09-20": (True, 3, True, "classic"),   # 7b634b56 (2024-09-20): '.3f'
+    "2025-07": (True, 3, False, "classic"),     # 379f3f5f (2025-07-21): data.loc[data['index'] == idx]
+    "2025-08": (True, 3, False, "2025-08"),     # can_infer's 2025-08 rule
+    "2026-06": (True, 3, False, "2026-06"),     # can_infer's 2026-06 rule (head)
+}
 #: Sets whose evaluate writes ``data.loc[idx, 'score']`` (the index as a row label).
 _BY_LABEL = frozenset({"worldsense", "longvideobench", "egoexobench"})
 VARIANTS = ("classic", "2025-08", "2026-06")
@@ -193,11 +210,50 @@ class _ReportError(Exception):
     """Where VLMEvalKit's report code raises on the data."""
 
 
-def _mean3(values: list[float]) -> str:
+def _mean3(values: list[float], digits: int = 3) -> str:
     """``f'{np.mean([x for x in values if x >= 0]):.3f}'`` (scores are 0/1, so any
     summation order gives the same mean)."""
     kept = [x for x in values if x >= 0]  # NaN >= 0 is False: a NaN score is left out
-    return f"{(sum(kept) / len(kept)) if kept else math.nan:.3f}"
+    return f"{(sum(kept) / len(kept)) if kept else math.nan:.{digits}f}"
+
+
+_VM_DURATIONS = ("short", "medium", "long")
+_VM_DOMAINS = ("Knowledge", "Film & Television", "Sports Competition", "Artistic Performance", "Life Record", "Multilingual")
+_VM_SUB = (
+    "Humanity & History", "Literature & Art", "Biology & Medicine", "Finance & Commerce", "Astronomy", "Geography",
+    "Law", "Life Tip", "Technology", "Animation", "Movie & TV Show", "Documentary", "News Report", "Esports",
+    "Basketball", "Football", "Athletics", "Other Sports", "Stage Play", "Magic Show", "Variety Show", "Acrobatics",
+    "Handicraft", "Food", "Fashion", "Daily Life", "Travel", "Pet & Animal", "Exercise", "Multilingual",
+)
+_VM_TASKS = (
+    "Temporal Perception", "Spatial Perception", "Attribute Perception", "Action Recognition", "Object Recognition",
+    "OCR Problems", "Counting Problem", "Temporal Reasoning", "Spatial Reasoning", "Action Reasoning",
+    "Object Reasoning", "Information Synopsis",
+)
+
+
+def _report_videomme(data: dict[str, list[Any]], scores: list[float], digits: int) -> list[tuple[str, Any]]:
+    """``get_dimension_rating`` of ``utils/videomme.py``: per duration (short, medium, long,
+    then overall) the mean of the scores >= 0 overall and per domain / sub_category /
+    task_type (``.2f`` before 7b634b56, ``.3f`` after)."""
+    groups = (("domain", _VM_DOMAINS), ("sub_category", _VM_SUB), ("task_type", _VM_TASKS))
+    rating = {d: {g: {k: [] for k in keys} for g, keys in groups} for d in (*_VM_DURATIONS, "overall")}
+    for i, score in enumerate(scores):
+        dur = data["duration"][i]
+        if dur not in rating or dur == "overall":
+            raise _ReportError(f"row {i + 1}: duration {dur!r} is not one of {_VM_DURATIONS} (KeyError upstream)")
+        for g, _ in groups:
+            v = data[g][i]
+            if v not in rating[dur][g]:
+                raise _ReportError(f"row {i + 1}: {g} {v!r} is not in get_dimension_rating's list (KeyError upstream)")
+            rating[dur][g][v].append(score)
+            rating["overall"][g][v].append(score)
+    out: list[tuple[str, Any]] = []
+    for d in (*_VM_DURATIONS, "overall"):
+        out.append((f"{d}|overall", _mean3([x for lst in rating[d]["domain"].values() for x in lst], digits)))
+        for g, keys in groups:
+            out += [(f"{d}|{g}|{k}", _mean3(rating[d][g][k], digits)) for k in keys]
+    return out
 
 
 def _report_worldsense(data: dict[str, list[Any]], scores: list[float]) -> list[tuple[str, Any]]:
@@ -463,14 +519,18 @@ def grade(
     if recorded is not None and not isinstance(recorded, Records):
         raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
     variant = variant or "2026-06"
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown {bench} variant {variant!r}; expected one of {', '.join(map(repr, VARIANTS))}")
+    known = VIDEOMME_ERAS if bench == "videomme" else VARIANTS
+    if variant not in known:
+        raise ValueError(f"unknown {bench} variant {variant!r}; expected one of {', '.join(map(repr, known))}")
+    fallback, digits, vm_by_label, infer_variant = VIDEOMME_ERAS[variant] if bench == "videomme" else (True, 3, False, variant)
+    by_label = bench in _BY_LABEL or (bench == "videomme" and vm_by_label)
     cats = {
         "worldsense": ("duration", "domain", "sub_category", "task_domain", "task_type", "audio_class"),
         "videott": ("capability",),
         "videommev2": ("level", "group_type", "group_structure", "second_head", "third_head"),
         "longvideobench": ("duration_group", "question_category"),
         "egoexobench": ("subtask_type",),
+        "videomme": ("duration", "domain", "sub_category", "task_type"),
     }[bench]
     if bench == "videommev2":
         regex = extract_characters_regex_v2
@@ -498,8 +558,8 @@ def grade(
         answers = conv
     questions = _text(frame, "question")
     raw_preds = _text(frame, "prediction")
-    if bench == "egoexobench" and None in raw_preds and error is None:
-        # EgoExoBench reads the prediction without str(): NaN.strip() raises.
+    if (bench == "egoexobench" or not fallback) and None in raw_preds and error is None:
+        # EgoExoBench (and Video-MME before 2024-09) read the prediction without str(): NaN.strip() raises.
         error = f"row {raw_preds.index(None) + 1}: no prediction: extract_characters_regex(nan) raises AttributeError upstream (no report)"
     preds = ["nan" if p is None else p for p in raw_preds]  # str(NaN)
     use = recorded if judge_policy == "auto" else None
@@ -511,7 +571,7 @@ def grade(
     disagreements: list[str] = []
     # WorldSense's score file holds at row p the verdict of the row whose index is p (see
     # the module doc): a row's recorded verdict is the score file's row at its index.
-    by_pos = list(use.entries.values()) if use is not None and bench in _BY_LABEL else None
+    by_pos = list(use.entries.values()) if use is not None and by_label else None
     for i in range(n):
         letter = regex(preds[i])
         if by_pos is not None:
@@ -530,12 +590,18 @@ def grade(
             if rec_score is not None and rec_score != s and not math.isnan(rec_score):
                 disagreements.append(str(idx[i]))
             continue
-        if judge_policy == "none":
-            opt = can_infer(preds[i], extract_option_choices(questions[i]), variant) or "Z"
+        if not fallback:
+            verdict.append(-1.0)
+            extracted.append(None)
+            status.append("ok")
+            reasons.append("regex: no A-D letter: score -1 (left out of the rating's means, 2024-07)")
+            routes["rules"] += 1
+        elif judge_policy == "none":
+            opt = can_infer(preds[i], extract_option_choices(questions[i]), infer_variant) or "Z"
             verdict.append(float(opt == answers[i]))
             extracted.append(opt)
             status.append("ok")
-            reasons.append(f"exact_matching ({variant} can_infer): {opt}" + (" (no option found)" if opt == "Z" else ""))
+            reasons.append(f"exact_matching ({infer_variant} can_infer): {opt}" + (" (no option found)" if opt == "Z" else ""))
             routes["exact_matching"] += 1
         elif rec_score is not None and not math.isnan(rec_score):
             verdict.append(rec_score)
@@ -552,7 +618,7 @@ def grade(
     # Where each verdict lands (data.loc[idx, 'score'] of WorldSense, LongVideoBench, EgoExoBench).
     # NaN: a row no verdict was written to (upstream too); None: an undecided verdict.
     landed_or_open: list[float | None] = [math.nan] * n
-    if bench in _BY_LABEL and error is None:
+    if by_label and error is None:
         for i in range(n):
             label = _row_label(idx[i])
             if label is None or not 0 <= label < n:
@@ -572,6 +638,9 @@ def grade(
             if bench == "worldsense":
                 data = {c: _text(frame, c) for c in cats}
                 report_rows = _report_worldsense(data, landed)
+            elif bench == "videomme":
+                data = {c: _text(frame, c) for c in cats}
+                report_rows = _report_videomme(data, landed, digits)
             elif bench == "longvideobench":
                 data = {c: _text(frame, c) for c in cats}
                 report_rows = _report_longvideobench(data, landed)
@@ -587,7 +656,7 @@ def grade(
         except _ReportError as e:
             error = f"{'get_final_rating' if bench == 'videommev2' else 'get_dimension_rating'}: {e}"
             report_rows = []
-    vtype = pl.String if bench in ("worldsense", "longvideobench", "egoexobench") else pl.Float64
+    vtype = pl.String if bench in ("worldsense", "longvideobench", "egoexobench", "videomme") else pl.Float64
     report = pl.DataFrame(report_rows, schema={"key": pl.String, "value": vtype}, orient="row")
     rows = frame.with_columns(
         pl.Series("extracted", extracted, pl.String),
@@ -600,7 +669,9 @@ def grade(
     have_file = recorded is not None and bool(recorded.files)
     archive_method = f"the archive's score file {recorded.files[0].name}" if have_file else None
     open_n = routes["recorded"] + routes["exact_matching"] + routes["needs_judge"]
-    if judge_policy == "none":
+    if not fallback:
+        method = f"regex only ({routes['rules']} rows; Video-MME {variant}: no fallback, -1 when no letter)"
+    elif judge_policy == "none":
         method = f"regex ({routes['rules']} rows) + exact_matching ({routes['exact_matching']} rows; --judge none)"
     else:
         parts = [f"regex ({routes['rules']} rows)"]
@@ -617,11 +688,11 @@ def grade(
         matches = have_file and routes["needs_judge"] == 0
     else:
         matches = False  # the score file does not say whether a judge or exact matching wrote it
-    scored = [v for v in verdict if v is not None]
+    scored = [v for v in verdict if v is not None and v >= 0]  # -1: Video-MME 2024-07 left it out
     overall = next((v for k, v in report_rows if k in ("overall|overall", "overall|score", "final_rating|total", "overall|2")), None)
     if isinstance(overall, str) and overall.endswith("%"):
         overall = float(overall[:-1])
-    accuracy = (float(overall) / (1 if bench in ("worldsense", "longvideobench") else 100)) if overall is not None else (
+    accuracy = (float(overall) / (1 if bench in ("worldsense", "longvideobench", "videomme") else 100)) if overall is not None else (
         sum(scored) / len(scored) if scored else math.nan)
     stats: dict[str, Any] = {
         "benchmark": bench,
