@@ -747,6 +747,15 @@ BENCHMARKS: dict[str, Benchmark] = {
                       ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06")),
             grading="rules+judge-fallback",
         ),
+        Benchmark(
+            "videommmu",
+            "gaia_fast.scorers.vlm.video_mmmu",
+            datasets=(r"VideoMMMU(_8frame|_64frame|_1fps|_0\.5fps)?",),
+            report="_score_score.csv",  # get_intermediate_file_path(storage '_score.xlsx', '_score', 'csv')
+            description="VideoMMMU: MMMU-style parse_multi_choice_response / parse_open_response (the lists as the xlsx store gives them back), eval_multi_choice / eval_open, per category",
+            variants=(("2025-11-26", "classic"),),  # 8035155d: VideoMMMU added; the same rule at head
+            grading="rules",
+        ),
     )
 }
 

@@ -376,7 +376,7 @@ def _archive_report(job: Job, entry: benchmarks.Benchmark, ours: Path | None, re
 
 #: The families that replay an archive's recorded judge replies (``recorded=``, ``judge_policy=``).
 RECORDED_JUDGE_MODULES = frozenset({"gaia_fast.scorers.vlm.mcq", "gaia_fast.scorers.vlm.yorn", "gaia_fast.scorers.vlm.judged"})
-RECORDED_JUDGE_MODULES |= {"gaia_fast.scorers.vlm.video_mcq"}  # branch regexmcq
+RECORDED_JUDGE_MODULES |= {"gaia_fast.scorers.vlm.video_mcq", "gaia_fast.scorers.vlm.video_mmmu"}  # branch regexmcq
 
 
 def _records(job: Job, entry: benchmarks.Benchmark, options: GradeOptions) -> Any:

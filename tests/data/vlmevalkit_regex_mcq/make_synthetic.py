@@ -238,6 +238,46 @@ def run_videomme(repo: str, out: Path) -> None:
             ev(None, eval_file, model="chatgpt-0125" if mode == "judge" else "exact_matching")
 
 
+MMMU_OPTS = ["cat", "dog", "car", "tree"]
+#: VideoMMMU rows: (question_type, answer, category, prediction)
+MMMU_CASES = [
+    ("multiple-choice", "A", "Perception", "Answer: A"),
+    ("multiple-choice", "B", "Perception", "I think the dog is right here in the picture"),   # option text (> 5 tokens)
+    ("multiple-choice", "C", "Comprehension", "the answer is (C)"),
+    ("multiple-choice", "B", "Comprehension", "A. cat or maybe B. dog"),                        # two candidates: the last
+    ("multiple-choice", "D", "Adaptation", "Answer: "),                                         # empty: 'API Error', left out
+    ("multiple-choice", "D", "Adaptation", "nothing fits"),                                     # 'No Answere Found'
+    ("multiple-choice", "D", "Adaptation", "D: tree"),                                          # colon
+    ("open", "42", "Adaptation", "The total is 42."),                                           # list stored as text: wrong
+    ("open", "blue", "Comprehension", "Answer: it is blue"),
+    ("perception", "C", "Perception", "C"),                                                     # parsed as open: never equal
+    ("multiple-choice", "A", "Perception", "Let me think. Answer: A. cat"),
+    ("open", "3000", "Adaptation", "so the result is 3,000"),
+]
+
+
+def run_videommmu(repo: str, out: Path) -> None:
+    import json as _json
+    import re as _re
+
+    import numpy as _np
+
+    ns = make_ns(repo, HEAD)
+    ns.update(json=_json, re=_re, np=_np)
+    run_source(git_show(repo, HEAD, "vlmeval/dataset/videommmu.py"), ns, only={
+        "parse_options", "check_is_number", "normalize_str", "extract_numbers", "parse_open_response",
+        "parse_multi_choice_response", "get_multi_choice_info", "process_results", "eval_open", "eval_multi_choice",
+        "evaluate_mmmu", "aggregate_results"})
+    ev = evaluate_fn(repo, "vlmeval/dataset/videommmu.py", "VideoMMMU", ns)
+    folder = out / "videommmu"
+    folder.mkdir(parents=True, exist_ok=True)
+    rows = [{"index": i, "id": f"q{i}", "video": f"v{i}", "question": "Q?", "options": _json.dumps(MMMU_OPTS),
+             "question_type": t, "answer": a, "category": c, "prediction": p} for i, (t, a, c, p) in enumerate(MMMU_CASES)]
+    eval_file = str(folder / "m_VideoMMMU.xlsx")
+    ns["dump"](pd.DataFrame(rows), eval_file)
+    ev(None, eval_file)
+
+
 def run(repo: str, out: Path, name: str, frame: pd.DataFrame, utils: str, src: str, cls: str,
         modes: tuple[str, ...] = ("judge", "exact"), folder_name: str | None = None) -> None:
     for mode in modes:
@@ -263,6 +303,7 @@ def main() -> None:
         modes=("exact",), folder_name="reversed")
     run_videommev2(repo, out)
     run_videomme(repo, out)
+    run_videommmu(repo, out)
     run(repo, out, "LongVideoBench", longvideobench_rows(), "vlmeval/dataset/utils/longvideobench.py",
         "vlmeval/dataset/longvideobench.py", "LongVideoBench")
     run(repo, out, "EgoExoBench_MCQ", egoexo_rows(), "vlmeval/dataset/EgoExoBench/utils.py",

@@ -292,7 +292,7 @@ def _kind_of(path: Path) -> str | None:
     if found is None:
         return None
     module = found.benchmark.module.rsplit(".", 1)[-1]
-    return {"mcq": "mcq", "yorn": "yorn", "judged": "judged", "video_mcq": "video_mcq"}.get(module)
+    return {"mcq": "mcq", "yorn": "yorn", "judged": "judged", "video_mcq": "video_mcq", "video_mmmu": "video_mmmu"}.get(module)
 
 
 def _belongs_to_longer_stem(folder_names: set[str], stem: str, judge: str) -> bool:
@@ -449,10 +449,11 @@ def _find_judged(path: Path, names: set[str]) -> Records | None:
     return Records(path, "judged", judge, tuple(used), entries, columns, notes)
 
 
-def _find_video_mcq(path: Path, names: set[str]) -> Records | None:
+def _find_video_mcq(path: Path, names: set[str], field: str = "score", kind: str = "video_mcq") -> Records | None:
     """WorldSense / Video-TT keep no judge reply: the verdicts are the ``score`` column of
     ``{stem}_score.{xlsx,tsv,csv,json}`` (``get_intermediate_file_path(eval_file, '_score')``,
-    the prediction file format); the judge's name is in no file name."""
+    the prediction file format); the judge's name is in no file name. VideoMMMU's
+    ``_score`` file holds each row's ``parsed_pred`` (``field``)."""
     files = [path.parent / f"{path.stem}_score.{ext}" for ext in _TABLE_EXT if f"{path.stem}_score.{ext}" in names]
     if not files:
         return None
@@ -461,16 +462,16 @@ def _find_video_mcq(path: Path, names: set[str]) -> Records | None:
     used: list[Path] = []
     columns: tuple[str, ...] = ()
     for f in files:
-        res = _table_entries(f, ("score",), notes)
+        res = _table_entries(f, (field,), notes)
         if res is None:
             continue
-        if not any(r.get("score") is not None for r in res[0].values()):
-            notes.append(f"{f.name}: not used: its 'score' column is empty")
+        if not any(r.get(field) is not None for r in res[0].values()):
+            notes.append(f"{f.name}: not used: its {field!r} column is empty")
             continue
         columns = columns or res[1]
-        _merge(entries, res[0], f.name, notes, ("score",))
+        _merge(entries, res[0], f.name, notes, (field,))
         used.append(f)
-    return Records(path, "video_mcq", None, tuple(used), entries, columns, notes)
+    return Records(path, kind, None, tuple(used), entries, columns, notes)
 
 
 def find_records(result_path: str | Path, kind: str | None = None) -> Records | None:
@@ -483,8 +484,8 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
     pickle naming a forbidden global raises
     :class:`gaia_fast.io.safe_pickle.UnsafePickleError` (naming the file)."""
     path = Path(result_path)
-    if kind is not None and kind not in ("mcq", "yorn", "judged", "video_mcq"):
-        raise ValueError(f"kind must be 'mcq', 'yorn', 'judged' or 'video_mcq', not {kind!r}")
+    if kind is not None and kind not in ("mcq", "yorn", "judged", "video_mcq", "video_mmmu"):
+        raise ValueError(f"kind must be 'mcq', 'yorn', 'judged', 'video_mcq' or 'video_mmmu', not {kind!r}")
     try:
         names = {p.name for p in path.parent.iterdir() if p.name.startswith(path.stem + "_")}
     except OSError as e:
@@ -492,7 +493,8 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
     if not names:
         return None
     kind = kind or _kind_of(path)
-    finders = {"mcq": _find_mcq, "yorn": _find_yorn, "judged": _find_judged, "video_mcq": _find_video_mcq}
+    finders = {"mcq": _find_mcq, "yorn": _find_yorn, "judged": _find_judged, "video_mcq": _find_video_mcq,
+               "video_mmmu": lambda p, n: _find_video_mcq(p, n, "parsed_pred", "video_mmmu")}
     for k in (kind,) if kind else ("mcq", "yorn"):
         found = finders[k](path, names)
         if found is None:
