@@ -756,6 +756,16 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2025-11-26", "classic"),),  # 8035155d: VideoMMMU added; the same rule at head
             grading="rules",
         ),
+        Benchmark(
+            "revsi",
+            "gaia_fast.scorers.vlm.revsi",
+            datasets=(r"ReVSI|revsi_(16|32|64|all)_frame",),
+            # ReVSI.evaluate writes no file (run.py keeps its dict in status.json): our own name.
+            report="_revsi_metrics.json",
+            description="ReVSI: the prediction's first word, exact letter match or mean relative accuracy (ten thresholds), per question type",
+            variants=(("2026-06-29", "classic"),),  # 0bfa830f: ReVSI added; the same rule at head
+            grading="rules",
+        ),
     )
 }
 
