@@ -703,9 +703,11 @@ BENCHMARKS: dict[str, Benchmark] = {
             {"benchmark": "videommev2"},
             # The 15 names of VLMEvalKit's video config (video_dataset_config.py at e8e78f05).
             datasets=(
-                r"Video-MME-v2(_64frame|_1fps|_64frame_subs|_1fps_subs|_64frame_subs_interleave|_1fps_subs_interleave"
-                r"|_64frame_reasoning|_64frame_reasoning_subs|_64frame_reasoning_subs_interleave|_64frame_resize"
-                r"|_1fps_resize|_64frame_resize_subs|_64frame_resize_subs_interleave|_64frame_resize_reasoning)?",
+                (
+                    r"Video-MME-v2(_64frame|_1fps|_64frame_subs|_1fps_subs|_64frame_subs_interleave|_1fps_subs_interleave"
+                    r"|_64frame_reasoning|_64frame_reasoning_subs|_64frame_reasoning_subs_interleave|_64frame_resize"
+                    r"|_1fps_resize|_64frame_resize_subs|_64frame_resize_subs_interleave|_64frame_resize_reasoning)?"
+                ),
             ),
             report="_rating.json",
             description="Video-MME-v2: extract_characters_regex_v2 (A-H), else the archive's _score file (judge) or exact matching; get_final_rating over groups of four",
