@@ -255,3 +255,12 @@ def test_videomme_registry_eras():
     assert entry.variant_on("2026-08-18") == "2026-06"
     with pytest.raises(ValueError):
         video_mcq.grade(read_result_table(DATA / "videomme_2026-06" / "exact" / "m_Video-MME.xlsx"), benchmark="videomme", variant="classic")
+
+
+@pytest.mark.parametrize(("name", "bench"), [("WorldSense", "worldsense"), ("LongVideoBench", "longvideobench")])
+def test_first_commits_exact_matching(name, bench):
+    # Written by the sets' first commits (bf73bae8, ef766b81) with their own classic can_infer.
+    path = DATA / "first_commits" / f"m_{name}.xlsx"
+    res = video_mcq.grade(read_result_table(path), benchmark=bench, variant="classic", judge_policy="none")
+    _same_cells(res.report, path.with_name(f"m_{name}_rating.json"))
+    assert benchmarks.for_dataset(name).variant_on("2025-03-01" if bench == "worldsense" else "2024-12-01") == "classic"

@@ -319,16 +319,17 @@ def run_revsi(repo: str, out: Path) -> None:
 
 
 def run(repo: str, out: Path, name: str, frame: pd.DataFrame, utils: str, src: str, cls: str,
-        modes: tuple[str, ...] = ("judge", "exact"), folder_name: str | None = None) -> None:
+        modes: tuple[str, ...] = ("judge", "exact"), folder_name: str | None = None, commit: str = HEAD) -> None:
     for mode in modes:
         random.seed(0)
         folder = out / (folder_name or mode)
         folder.mkdir(parents=True, exist_ok=True)
-        ns = family_ns(repo, utils, SCRIPT)
-        ev = evaluate_fn(repo, src, cls, ns)
+        ns = family_ns(repo, utils, SCRIPT, commit)
+        ns["gpt_key_set"] = lambda: True
+        ev = evaluate_fn(repo, src, cls, ns, commit)
         eval_file = str(folder / f"m_{name}.xlsx")
         ns["dump"](frame, eval_file)
-        kw = {"model": "gpt-4o-mini"} if mode == "judge" else {"model": "exact_matching"}
+        kw = {"model": "gpt-4o-mini" if commit == HEAD else "chatgpt-0125"} if mode == "judge" else {"model": "exact_matching"}
         ev(None, eval_file, **kw)
 
 
@@ -341,6 +342,12 @@ def main() -> None:
     rev["index"] = list(reversed(range(len(rev))))
     run(repo, out, "WorldSense", rev, "vlmeval/dataset/utils/worldsense.py", "vlmeval/dataset/worldsense.py", "WorldSense",
         modes=("exact",), folder_name="reversed")
+    # The first commits of WorldSense (bf73bae8) and LongVideoBench (ef766b81), with their
+    # own can_infer (the classic era): exact matching.
+    run(repo, out, "WorldSense", worldsense_rows(), "vlmeval/dataset/utils/worldsense.py", "vlmeval/dataset/worldsense.py",
+        "WorldSense", modes=("exact",), folder_name="first_commits", commit="bf73bae8")
+    run(repo, out, "LongVideoBench", longvideobench_rows(), "vlmeval/dataset/utils/longvideobench.py",
+        "vlmeval/dataset/longvideobench.py", "LongVideoBench", modes=("exact",), folder_name="first_commits", commit="ef766b81")
     run_videommev2(repo, out)
     run_videomme(repo, out)
     run_videommmu(repo, out)
