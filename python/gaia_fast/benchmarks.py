@@ -926,6 +926,99 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="judge",
         ),
         # --- end branch mathjudge ---
+        # --- branch regexmcq: video multiple choice (extract_characters_regex + recorded score file) ---
+        Benchmark(
+            "worldsense",
+            "gaia_fast.scorers.vlm.video_mcq",
+            {"benchmark": "worldsense"},
+            datasets=(r"WorldSense(_(8frame|32frame|1fps|0\.5fps)(_subs|_audio)?)?",),
+            report="_rating.json",
+            description="WorldSense: extract_characters_regex, else the archive's _score file (judge) or exact matching; get_dimension_rating",
+            # bf73bae8 (2025-02-19): WorldSense added, the same rule at head; only can_infer's era changes.
+            variants=(("2025-02-19", "classic"), ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "videott",
+            "gaia_fast.scorers.vlm.video_mcq",
+            {"benchmark": "videott"},
+            datasets=(r"Video-TT|Video_TT_(16|32|64)frame",),
+            report="_rating.json",
+            description="Video-TT: extract_characters_regex, else the archive's _score file (judge) or exact matching; per-capability rating",
+            variants=(("2025-11-19", "2025-08"), ("2026-06-17", "2026-06")),  # b924eb7f: Video-TT added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "videommev2",
+            "gaia_fast.scorers.vlm.video_mcq",
+            {"benchmark": "videommev2"},
+            # The 15 names of VLMEvalKit's video config (video_dataset_config.py at e8e78f05).
+            datasets=(
+                (
+                    r"Video-MME-v2(_64frame|_1fps|_64frame_subs|_1fps_subs|_64frame_subs_interleave|_1fps_subs_interleave"
+                    r"|_64frame_reasoning|_64frame_reasoning_subs|_64frame_reasoning_subs_interleave|_64frame_resize"
+                    r"|_1fps_resize|_64frame_resize_subs|_64frame_resize_subs_interleave|_64frame_resize_reasoning)?"
+                ),
+            ),
+            report="_rating.json",
+            description="Video-MME-v2: extract_characters_regex_v2 (A-H), else the archive's _score file (judge) or exact matching; get_final_rating over groups of four",
+            variants=(("2026-04-08", "2025-08"), ("2026-06-17", "2026-06")),  # ca905c5b: Video-MME-v2 added
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "longvideobench",
+            "gaia_fast.scorers.vlm.video_mcq",
+            {"benchmark": "longvideobench"},
+            datasets=(r"LongVideoBench(_8frame|_8frame_subs|_64frame|_1fps|_0\.5fps|_0\.5fps_subs)?",),
+            report="_rating.json",
+            description="LongVideoBench: extract_characters_regex (A-E) against chr(65 + correct_choice), else the archive's _score file (judge) or exact matching; per duration group",
+            # ef766b81 (2024-11-09): LongVideoBench added; the same rule at head.
+            variants=(("2024-11-09", "classic"), ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "egoexobench",
+            "gaia_fast.scorers.vlm.video_mcq",
+            {"benchmark": "egoexobench"},
+            datasets=(r"EgoExoBench_MCQ|EgoExoBench_64frame(_skip_EgoExo4D)?",),
+            report="_rating.json",
+            description="EgoExoBench: extract_characters_regex, else the archive's _score file (judge) or exact matching; [correct, total, acc%] per subtask",
+            # 6708e8fb (2025-07-23): EgoExoBench added; the same rule at head.
+            variants=(("2025-07-23", "classic"), ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "videomme",
+            "gaia_fast.scorers.vlm.video_mcq",
+            {"benchmark": "videomme"},
+            datasets=(r"Video-MME(_8frame|_64frame|_8frame_subs|_1fps|_0\.5fps|_0\.5fps_subs)?",),
+            report="_rating.json",
+            description="Video-MME: extract_characters_regex, else the archive's _score file (judge) or exact matching; per-duration rating",
+            # 9e004797: added (regex only, -1 when empty); 9447c3a6: extract_option fallback;
+            # 7b634b56: '.3f'; 379f3f5f: scores placed by the index column; then can_infer's eras.
+            variants=(("2024-07-10", "2024-07"), ("2024-09-11", "2024-09"), ("2024-09-20", "2024-09-20"), ("2025-07-21", "2025-07"),
+                      ("2025-08-04", "2025-08"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "videommmu",
+            "gaia_fast.scorers.vlm.video_mmmu",
+            datasets=(r"VideoMMMU(_8frame|_64frame|_1fps|_0\.5fps)?",),
+            report="_score_score.csv",  # get_intermediate_file_path(storage '_score.xlsx', '_score', 'csv')
+            description="VideoMMMU: MMMU-style parse_multi_choice_response / parse_open_response (the lists as the xlsx store gives them back), eval_multi_choice / eval_open, per category",
+            variants=(("2025-11-26", "classic"),),  # 8035155d: VideoMMMU added; the same rule at head
+            grading="rules",
+        ),
+        Benchmark(
+            "revsi",
+            "gaia_fast.scorers.vlm.revsi",
+            datasets=(r"ReVSI|revsi_(16|32|64|all)_frame",),
+            # ReVSI.evaluate writes no file (run.py keeps its dict in status.json): our own name.
+            report="_revsi_metrics.json",
+            description="ReVSI: the prediction's first word, exact letter match or mean relative accuracy (ten thresholds), per question type",
+            variants=(("2026-06-29", "classic"),),  # 0bfa830f: ReVSI added; the same rule at head
+            grading="rules",
+        ),
     )
 }
 

@@ -91,6 +91,15 @@ def read_report(path: str | os.PathLike) -> pl.DataFrame:
     suffix = p.suffix.lower()
     if suffix == ".json":
         data = json.loads(p.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and data and (
+            any(isinstance(v, dict) for v in data.values()) or all(isinstance(v, list) for v in data.values())
+        ):
+            # A nested rating (the video sets' ``_rating.json``): one row per leaf, its
+            # JSON path joined by "|" (as VLMEvalKit's report_primary_metric names them).
+            leaves = _leaves(data)
+            return pl.DataFrame({"key": [k for k, _ in leaves], "value": [str(v) for _, v in leaves]}).with_columns(
+                _numeric(pl.Series("value", [str(v) for _, v in leaves]))
+            )
         rows = data if isinstance(data, list) else [data]
         return pl.DataFrame(rows)
     if suffix == ".xlsx":
@@ -109,6 +118,16 @@ def _tab_separated(p: Path) -> bool:
     with p.open(encoding="utf-8", errors="replace") as f:
         head = f.readline()
     return head.count("\t") > head.count(",")
+
+
+def _leaves(data: dict, prefix: str = "") -> list[tuple[str, Any]]:
+    out: list[tuple[str, Any]] = []
+    for k, v in data.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, list):  # EgoExoBench's [correct, total, 'acc%']
+            v = {str(i): x for i, x in enumerate(v)}
+        out += _leaves(v, key + "|") if isinstance(v, dict) else [(key, v)]
+    return out
 
 
 def _numeric(s: pl.Series) -> pl.Series:
@@ -141,6 +160,13 @@ def headline(report: pl.DataFrame) -> tuple[str, float] | None:
         if overall.height:
             row = overall.row(0, named=True)
     numbers = {k: v for k, v in row.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+    if label == "key" and "value" in report.columns:
+        # A flattened nested rating: its overall leaf.
+        for key in ("overall|overall", "overall|score", "final_rating|total", "overall|2"):
+            hit = report.filter(pl.col("key") == key)
+            text = hit["value"].cast(pl.String).str.strip_suffix("%") if hit.height else None
+            if text is not None and isinstance(v := text.cast(pl.Float64, strict=False)[0], float):
+                return key, v
     for name in ("Overall", "Final Score", "acc", "Acc", "accuracy"):
         if name in numbers:
             return name, float(numbers[name])

@@ -133,6 +133,25 @@ def write_report(frame: pl.DataFrame, path: str | os.PathLike) -> None:
 
     rows = frame.to_dicts()
     data = rows[0] if len(rows) == 1 else rows
+    if frame.columns == ["key", "value"] and frame.height and all("|" in k for k in frame["key"].to_list()):
+        # A flattened nested rating (the video sets' ``_rating.json``): nested again.
+        data = {}
+        for k, v in zip(frame["key"].to_list(), frame["value"].to_list()):
+            *parents, leaf = k.split("|")
+            node = data
+            for part in parents:
+                node = node.setdefault(part, {})
+            node[leaf] = v
+
+        def lists(node: object) -> object:
+            # EgoExoBench's leaves are lists ([correct, total, 'acc%']), flattened as |0, |1, ...
+            if not isinstance(node, dict):
+                return node
+            if node and list(node) == [str(i) for i in range(len(node))]:
+                return [lists(x) for x in node.values()]
+            return {k: lists(x) for k, x in node.items()}
+
+        data = lists(data)
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
         json.dump(data, f, indent=4, ensure_ascii=False)
 

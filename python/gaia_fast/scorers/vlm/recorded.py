@@ -57,7 +57,7 @@ _log = logging.getLogger(__name__)
 
 _TABLE_EXT = ("xlsx", "tsv", "csv", "json")
 #: The kinds of records :func:`find_records` knows (one per family that replays them).
-KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa")
+KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu")
 #: Stem suffixes of VLMEvalKit's other outputs: never a judge name of ``{stem}_{J}.xlsx``.
 _NOT_JUDGE = re.compile(
     r".*(_|^)(acc|acc_all|score|score_fine|score2|result|auxmatch|tmp|prefetch|supp|fine_grained|metrics|rating|"
@@ -304,7 +304,7 @@ def _kind_of(path: Path) -> str | None:
     if found is None:
         return None
     module = found.benchmark.module.rsplit(".", 1)[-1]
-    return {"mcq": "mcq", "yorn": "yorn", "judged": "judged", "spatial": "spatial", "math_judged": "math_judged", "shortqa": "shortqa"}.get(module)
+    return {k: k for k in KINDS}.get(module)
 
 
 def _belongs_to_longer_stem(folder_names: set[str], stem: str, judge: str) -> bool:
@@ -605,6 +605,31 @@ def _find_spatial(path: Path, names: set[str]) -> Records | None:
     return Records(path, "spatial", judge, tuple(used), entries, columns, notes)
 
 
+def _find_video_mcq(path: Path, names: set[str], field: str = "score", kind: str = "video_mcq") -> Records | None:
+    """WorldSense / Video-TT keep no judge reply: the verdicts are the ``score`` column of
+    ``{stem}_score.{xlsx,tsv,csv,json}`` (``get_intermediate_file_path(eval_file, '_score')``,
+    the prediction file format); the judge's name is in no file name. VideoMMMU's
+    ``_score`` file holds each row's ``parsed_pred`` (``field``)."""
+    files = [path.parent / f"{path.stem}_score.{ext}" for ext in _TABLE_EXT if f"{path.stem}_score.{ext}" in names]
+    if not files:
+        return None
+    notes: list[str] = []
+    entries: dict[str, dict[str, Any]] = {}
+    used: list[Path] = []
+    columns: tuple[str, ...] = ()
+    for f in files:
+        res = _table_entries(f, (field,), notes)
+        if res is None:
+            continue
+        if not any(r.get(field) is not None for r in res[0].values()):
+            notes.append(f"{f.name}: not used: its {field!r} column is empty")
+            continue
+        columns = columns or res[1]
+        _merge(entries, res[0], f.name, notes, (field,))
+        used.append(f)
+    return Records(path, kind, None, tuple(used), entries, columns, notes)
+
+
 def find_records(result_path: str | Path, kind: str | None = None) -> Records | None:
     """The recorded judge outputs beside ``result_path`` (a VLMEvalKit ``{stem}.xlsx``),
     loaded; None when there are none (or none usable: a warning is logged with why).
@@ -631,6 +656,8 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
         "spatial": _find_spatial,
         "math_judged": _find_math,
         "shortqa": _find_shortqa,
+        "video_mcq": _find_video_mcq,
+        "video_mmmu": lambda p, n: _find_video_mcq(p, n, "parsed_pred", "video_mmmu"),
     }
     for k in (kind,) if kind else ("mcq", "yorn"):
         found = finders[k](path, names)
