@@ -13,10 +13,9 @@ import textwrap
 import zipfile
 from pathlib import Path
 
+import gaia_fast as gf
 import polars as pl
 import pytest
-
-import gaia_fast as gf
 from gaia_fast.io import InputError
 from gaia_fast.io import inspect_logs as il
 

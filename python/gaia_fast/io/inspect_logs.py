@@ -54,7 +54,16 @@ from typing import Any
 
 import polars as pl
 
-from gaia_fast.io.readers import InputError, Layout, SkippedLine, _assemble, _level_from_json, _safe_text, _short, _valid_text
+from gaia_fast.io.readers import (
+    InputError,
+    Layout,
+    SkippedLine,
+    _assemble,
+    _level_from_json,
+    _safe_text,
+    _short,
+    _valid_text,
+)
 
 __all__ = ["INSPECT_LAYOUT", "is_inspect_log", "read_inspect_log"]
 

@@ -29,8 +29,8 @@ import zipfile
 from pathlib import Path
 
 import inspect_ai
-import zipfile_zstd  # noqa: F401  (zstd in the standard zipfile, to re-zip the entries)
 import inspect_evals
+import zipfile_zstd  # noqa: F401  (zstd in the standard zipfile, to re-zip the entries)
 from inspect_ai import Task, eval
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ModelOutput
