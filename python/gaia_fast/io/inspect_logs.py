@@ -166,7 +166,7 @@ def _inspect_ai_reader():
         header = {
             "status": ev.status,
             "model": ev.eval.model,
-            "expected": _expected(ev.eval.dataset.sample_ids, ev.eval.config.epochs),
+            "expected": _expected(getattr(ev.eval.dataset, "sample_ids", None), getattr(ev.eval.config, "epochs", None)),
         }
         samples = []
         for s in ev.samples or []:
