@@ -1409,6 +1409,39 @@ mod tests {
         assert_eq!(list_credit(&rev, &big).1, Kind::Reordered);
     }
 
+    impl super::BagKey for crate::fasthash::tests::Counted<u64> {
+        type Probe = Self;
+    }
+
+    /// The list index and the truth's bag, on numbers crafted to share a bucket and a
+    /// control byte under the old unkeyed hasher (which made each insert compare with
+    /// every earlier key): about one key comparison per piece with the seeded hasher, and
+    /// the same matches as the pairwise rule.
+    #[test]
+    fn list_maps_stay_linear_on_keys_colliding_under_the_old_hash() {
+        use crate::fasthash::old::colliding_numbers;
+        use crate::fasthash::tests::{count_eqs, Counted};
+        let n = 4000;
+        let numbers = colliding_numbers(n);
+        let keys: Vec<u64> = numbers.iter().map(|&v| number_key(v)).collect();
+        let work = count_eqs(|| {
+            let (heads, next) = chains(keys.iter().map(|&k| Some(Counted(k))));
+            assert_eq!((heads.len(), next.iter().filter(|&&j| j == NONE).count()), (n, n));
+        });
+        assert!(work <= 2 * n as u64, "{work} key comparisons to index {n} pieces");
+        let mut bag = Bag::new(keys.iter().map(|&k| Counted(k)), n);
+        let work = count_eqs(|| assert!(keys.iter().rev().all(|&k| bag.take(&Counted(k)))));
+        assert!(bag.is_empty() && work <= 2 * n as u64, "{work} key comparisons to take {n} pieces");
+        // Through the scorer: the pieces as text (Rust's shortest round-trip form, which
+        // Python's float() reads back to the same bits), in reverse order.
+        let text: Vec<String> = numbers.iter().map(|v| format!("{v:?}")).collect();
+        assert!(text.iter().zip(&numbers).all(|(t, v)| py_float(t) == Some(*v)));
+        let pred = text.join(", ");
+        let truth = text.iter().rev().cloned().collect::<Vec<_>>().join(", ");
+        assert_eq!(list_matches_indexed(&pred, n, &truth), (n, n));
+        assert_eq!(list_credit(&pred, &truth).1, Kind::Reordered);
+    }
+
     /// List credit by key (long predictions) against the pairwise
     /// matching: numbers spelled many ways (zero and minus zero, NaN, infinities, 15 to 20
     /// digits, leading zeros, Unicode digits), texts with case, whitespace and Greek sigmas
