@@ -178,14 +178,20 @@ def test_get_path_prefers_a_dotted_top_level_key():
     assert gaia_fields.get_path({"a": 1}, "a.b") is None
 
 
-def test_inspect_logs_are_routed_to_their_reader(tmp_path, monkeypatch):
-    # The .eval reader lives in gaia_fast.io.inspect_logs (another branch); until it is
-    # there, an Inspect log (.eval, or JSON with "eval" and "samples") says what it needs.
-    import sys
+def test_inspect_logs_are_graded_unaided_with_inspects_verdict_audited(tmp_path):
+    # An Inspect log (.eval, or JSON with "eval" and "samples") is read by gaia_fast.io.inspect_logs;
+    # its own verdict is audited against the official rule like any framework's.
+    from click.testing import CliRunner
 
-    (tmp_path / "run.eval").write_bytes(b"PK\x03\x04")
-    (tmp_path / "log.json").write_text(json.dumps({"version": 2, "eval": {"task": "gaia"}, "samples": [{"id": "t1"}]}))
-    monkeypatch.setitem(sys.modules, "gaia_fast.io.inspect_logs", None)  # absent, whatever the build
-    for name in ("run.eval", "log.json"):
-        with pytest.raises(InputError, match="needs gaia_fast.io.inspect_logs"):
-            read_archive(tmp_path / name)
+    from gaia_fast.cli import main
+
+    logs = Path(__file__).parent / "data" / "inspect_logs"
+    for name in ("gaia_made_up.eval", "gaia_made_up.json"):
+        frame, _ = read_archive(logs / name)
+        assert frame.height >= 5 and frame["task_id"].null_count() == 0
+        r = CliRunner().invoke(main, ["grade", str(logs / name), "--json", "--comparison", str(tmp_path / f"{name}.csv")])
+        assert r.exit_code == 0, r.output
+        payload = json.loads(r.stdout)
+        assert payload["layout"] == "inspect-log" and payload["tasks"] == 5
+        audit = payload["audit"]["verdict"]
+        assert audit["rows"] == 4 and audit["agree"] == 4 and audit["disagree"] == 0  # the errored sample has no score

@@ -52,7 +52,7 @@ __all__ = ["SEARCHED_SUFFIXES", "expand", "is_metadata_folder", "is_parquet_data
 
 #: File types a folder search considers (others are listed as skipped). Plain ``.json`` is
 #: left out: in result trees it holds score reports; name such an archive explicitly.
-SEARCHED_SUFFIXES = (".xlsx", ".tsv", ".csv", ".jsonl", ".parquet")
+SEARCHED_SUFFIXES = (".xlsx", ".tsv", ".csv", ".jsonl", ".parquet", ".eval")
 
 #: Types a result file ``{stem}`` may have, for recognising its side files ``{stem}_*``.
 _RESULT_TYPES = (".xlsx", ".tsv", ".csv", ".json", ".jsonl", ".parquet")

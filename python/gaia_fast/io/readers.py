@@ -100,7 +100,7 @@ _PARQUET_EXT = {".parquet", ".pq"}
 _EXCEL_EXT = {".xlsx", ".xlsm", ".xls"}
 #: Inspect evaluation logs (read by :mod:`gaia_fast.io.inspect_logs` when it is there).
 INSPECT_EXT = {".eval"}
-SUPPORTED = sorted(_JSONL_EXT | {".json"} | set(_CSV_EXT) | _PARQUET_EXT | _EXCEL_EXT)
+SUPPORTED = sorted(_JSONL_EXT | {".json"} | set(_CSV_EXT) | _PARQUET_EXT | _EXCEL_EXT | INSPECT_EXT)
 
 
 class InputError(ValueError):
@@ -751,7 +751,7 @@ def _read_json(
             return _read_jsonl(path, overrides, skip_bad_lines, skipped, keep_originals)
         raise InputError(path, f"invalid JSON: {e.msg} at column {e.colno}", line=e.lineno) from None
     if is_inspect_log(doc):
-        return _read_inspect(path, overrides)
+        return _read_inspect(path, overrides, skip_bad_lines, skipped, keep_originals)
     rows, label = _json_rows(path, doc)
     layout = _layout_of_rows(path, rows, overrides)
     return _rows_from_objects(path, ((label.format(i), r) for i, r in enumerate(rows)), layout, skip_bad_lines, skipped), layout
@@ -1214,15 +1214,18 @@ def is_inspect_log(doc: Any) -> bool:
     return isinstance(doc, dict) and "eval" in doc and "samples" in doc and isinstance(doc.get("eval"), dict)
 
 
-def _read_inspect(path: Path, overrides: dict) -> tuple[pl.DataFrame, Layout]:
-    """The place an Inspect ``.eval`` log is routed to: ``gaia_fast.io.inspect_logs.read``
-    (another branch) returns ``(frame, layout)``."""
-    try:
-        from gaia_fast.io import inspect_logs  # type: ignore[attr-defined]
-    except ImportError:
-        raise InputError(path, "reading Inspect .eval logs needs gaia_fast.io.inspect_logs, which this build does not have") from None
-    return inspect_logs.read(path, **overrides)
+def _read_inspect(
+    path: Path, overrides: dict, skip_bad_lines: bool, skipped: list[SkippedLine], keep_originals: bool
+) -> tuple[pl.DataFrame, Layout]:
+    """An Inspect evaluation log (``.eval``, or a JSON log): :mod:`gaia_fast.io.inspect_logs`
+    (imported here: it builds on this module)."""
+    from gaia_fast.io.inspect_logs import read_inspect_log
 
+    frame, layout = read_inspect_log(path, overrides, skip_bad_lines, skipped, keep_originals)
+    if "framework_verdict" in frame.columns:
+        # Inspect's own verdict, audited against the official rule like any framework's.
+        frame = frame.with_columns(pl.col("framework_verdict").alias(VERDICT))
+    return frame, layout
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -1275,9 +1278,7 @@ def read_archive(
         elif ext in _EXCEL_EXT:
             frame, layout = _read_excel(p, overrides)
         elif ext in INSPECT_EXT:
-            # Inspect evaluation logs are read by gaia_fast.io.inspect_logs (branch
-            # ``hasher``): it returns (frame, layout) in this module's columns.
-            frame, layout = _read_inspect(p, overrides)
+            frame, layout = _read_inspect(p, overrides, skip_bad_lines, skipped, keep_originals)
         else:
             raise InputError(p, f"unknown archive type {ext or '(no extension)'!r}; supported: {', '.join(SUPPORTED)} or a workspace folder")
     return (frame, skipped, layout) if with_layout else (frame, skipped)
