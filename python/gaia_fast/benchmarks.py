@@ -675,6 +675,27 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2024-01-17", "classic"),),  # 8966cd4d: LLaVABench added; the same report at head
             grading="judge",
         ),
+        # --- branch ccocr: CC-OCR ---
+        Benchmark(
+            "ccocr",
+            "gaia_fast.scorers.vlm.ccocr",
+            datasets=(
+                r"CCOCR",
+                r"CCOCR_DocParsing_(DocPhotoChn|DocPhotoEng|DocScanChn|DocScanEng|TablePhotoChn|TablePhotoEng"
+                r"|TableScanChn|TableScanEng|MolecularHandwriting|FormulaHandwriting)",
+                r"CCOCR_Kie_(Sroie2019Word|Cord|EphoieScut|Poie|ColdSibr|ColdCell)",
+                r"CCOCR_MultiLanOcr_(Arabic|French|German|Italian|Japanese|Korean|Portuguese|Russian|Spanish|Vietnamese)",
+                r"CCOCR_MultiSceneOcr_(Cord|Funsd|Iam|ZhDoc|ZhHandwriting|Hieragent|Ic15|Inversetext|Totaltext"
+                r"|ZhScene|UgcLaion|ZhDense|ZhVertical)",
+            ),
+            description="CC-OCR: ccocr_evaluator per category/l2-category/split (OCR token F1, KIE nTED accuracy, document parsing edit distance / TEDS); lan_ocr, scene_ocr, kie, doc_parsing and total",
+            # 0c158ff1 (2025-06-17): per-sub-dataset evaluate (the earlier single-dataset
+            # evaluate of 14385c59 wrote _eval.json and is not reproduced); d35dd654: str()
+            # of predictions; 9cc14cd0 (2025-09-12) only added the _acc.csv file;
+            # 9e3cc84e: KIE answers that are not strict JSON read by json_repair.
+            variants=(("2025-06-17", "2025-06"), ("2025-07-08", "2025-07"), ("2026-04-06", "2026-04")),
+            grading="rules",
+        ),
     )
 }
 
