@@ -696,6 +696,16 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2025-06-17", "2025-06"), ("2025-07-08", "2025-07"), ("2026-04-06", "2026-04")),
             grading="rules",
         ),
+        Benchmark(
+            "visfactor",
+            "gaia_fast.scorers.vlm.visfactor",
+            datasets=(r"VisFactor(_G[ENH])?(_CoT)?",),
+            description="VisFactor: the last {\"answer\": ...} (yes/no, answer lists, last number / number pair / uppercase letter per subtest), a question right when all its rows are; per subtest and ALL",
+            # 2eea9afc: added (JSON value compared as is); 48ead4b5: number/letter extraction
+            # (the letter rule raised); 17973eb8: fixed; 9cc14cd0: the report through d2df.
+            variants=(("2025-06-27", "2025-06"), ("2025-07-07", "2025-07-07"), ("2025-07-09", "2025-07"), ("2025-09-12", "2025-09")),
+            grading="rules",
+        ),
     )
 }
 
