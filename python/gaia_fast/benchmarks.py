@@ -706,6 +706,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2025-06-27", "2025-06"), ("2025-07-07", "2025-07-07"), ("2025-07-09", "2025-07"), ("2025-09-12", "2025-09")),
             grading="rules",
         ),
+        Benchmark(
+            "av-speakerbench",
+            "gaia_fast.scorers.vlm.av_speakerbench",
+            datasets=(r"AV-SpeakerBench((_(audiovisual|visual|audio_only))?_(8frame|16frame|1fps))?",),
+            report="_rating.json",
+            description="AV-SpeakerBench: _parse_multi_choice_response (prefixes and tags removed, the first A-D token, else A) against the answer; overall and by task_id, x100",
+            variants=(("2026-03-17", "classic"),),  # f6c9b257: added; only imports changed since
+            grading="rules",
+        ),
     )
 }
 
