@@ -715,6 +715,28 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-03-17", "classic"),),  # f6c9b257: added; only imports changed since
             grading="rules",
         ),
+        Benchmark(
+            "vcr-en-easy",
+            "gaia_fast.scorers.vlm.vcr",
+            datasets=(r"VCR_EN_EASY_(100|500|ALL)",),
+            report="_en_easy_score.json",
+            description="VCR (English, easy): best-matching n-gram per covered text (spaCy English tokens, difflib ratio), exact match and Jaccard averaged over blanks, per-blank details with rouge1",
+            # ec176904: added; 9cc14cd0 (2025-09-12) renamed the report from {stem}en_easy_score.json
+            # to {stem}_en_easy_score.json (the values are the same).
+            variants=(("2024-08-07", "classic"),),
+            grading="rules",
+        ),
+        Benchmark(
+            "vcr-en-hard",
+            "gaia_fast.scorers.vlm.vcr",
+            datasets=(r"VCR_EN_HARD_(100|500|ALL)",),
+            report="_en_hard_score.json",
+            description="VCR (English, hard): best-matching n-gram per covered text (spaCy English tokens, difflib ratio), exact match and Jaccard averaged over blanks, per-blank details with rouge1",
+            # ec176904: added; 9cc14cd0 (2025-09-12) renamed the report from {stem}en_hard_score.json
+            # to {stem}_en_hard_score.json (the values are the same).
+            variants=(("2024-08-07", "classic"),),
+            grading="rules",
+        ),
     )
 }
 
