@@ -737,6 +737,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2024-08-07", "classic"),),
             grading="rules",
         ),
+        Benchmark(
+            "v2pbench",
+            "gaia_fast.scorers.vlm.v2pbench",
+            datasets=(r"V2P-Bench", r"V2PBench_(2|8|16|64|128)frame_nopack", r"V2PBench_1fps_nopack"),
+            report="_score.txt",
+            description="V2P-Bench: extract_characters_regex after <think> blocks are removed, per dimension and duration band (calu_acc_main's _score.txt)",
+            variants=(("2026-02-25", "classic"),),  # 1c58028e: added; only lint since
+            grading="rules",
+        ),
     )
 }
 
