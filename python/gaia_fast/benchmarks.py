@@ -689,11 +689,11 @@ BENCHMARKS: dict[str, Benchmark] = {
                 r"|ZhScene|UgcLaion|ZhDense|ZhVertical)",
             ),
             description="CC-OCR: ccocr_evaluator per category/l2-category/split (OCR token F1, KIE nTED accuracy, document parsing edit distance / TEDS); lan_ocr, scene_ocr, kie, doc_parsing and total",
-            # 0c158ff1 (2025-06-17): per-sub-dataset evaluate (the earlier single-dataset
-            # evaluate of 14385c59 wrote _eval.json and is not reproduced); d35dd654: str()
-            # of predictions; 9cc14cd0 (2025-09-12) only added the _acc.csv file;
-            # 9e3cc84e: KIE answers that are not strict JSON read by json_repair.
-            variants=(("2025-06-17", "2025-06"), ("2025-07-08", "2025-07"), ("2026-04-06", "2026-04")),
+            # 14385c59: a file is one dataset, the summary returned (and _eval.json);
+            # 0c158ff1 (2025-06-17): per-sub-dataset evaluate; d35dd654: str() of predictions;
+            # 9cc14cd0 (2025-09-12) only added the _acc.csv file; 9e3cc84e: KIE answers that
+            # are not strict JSON read by json_repair.
+            variants=(("2024-12-30", "2024-12"), ("2025-06-17", "2025-06"), ("2025-07-08", "2025-07"), ("2026-04-06", "2026-04")),
             grading="rules",
         ),
         Benchmark(

@@ -28,7 +28,7 @@ The report (``{stem}_acc.csv``, ``d2df``): ``lan_ocr``, ``scene_ocr``, ``kie``,
 ``doc_parsing`` — the mean of the sub-datasets whose key contains that text (tested in that
 order) — for those present, and ``total``, their mean (``0`` when none).
 
-Variants (``--as-of``):
+Variants (``--as-of``), newest first:
 
 * ``2026-04`` (9e3cc84e, 2026-04-06, head): a KIE ground truth that is not strict JSON is
   read by ``json_repair`` then ``ast.literal_eval`` (``_load_json_like``).
@@ -38,8 +38,12 @@ Variants (``--as-of``):
 * ``2025-06`` (0c158ff1, 2025-06-17): as ``2025-07`` but predictions as pandas loaded them
   (a missing one is NaN: the document evaluators raise on it).
 
-The earlier evaluate (14385c59, 2024-12-30) graded a file as ONE sub-dataset and wrote
-``_eval.json``; it is not reproduced.
+* ``2024-12`` (14385c59, 2024-12-30, the first version): the whole file is ONE dataset (its
+  ``category``, ``l2-category`` and ``split`` each ``set(...).pop()``-ed: where several values
+  would change the evaluation the answer is run-dependent upstream, here ``reference_error``), keyed by image_name
+  across the file; predictions and answers as in ``2025-06``; an unknown category raises. It
+  wrote ``{stem}_eval.json`` and returned the summary: the report here is that summary
+  (``response_success_ratio`` included).
 
 Where the reference raises (an empty text on both sides of an edit distance, two empty tables,
 an unknown ``doc_parsing`` op, an unparsable KIE ground truth, a split that is not text), the row
@@ -68,7 +72,7 @@ __all__ = ["FAIL_MSG", "VARIANTS", "grade", "kie_accuracy", "ocr_tokens"]
 #: ``vlmeval/inference.py``'s failure message: such predictions are left out.
 FAIL_MSG = "Failed to obtain answer via API."
 
-VARIANTS: tuple[str, ...] = ("2026-04", "2025-07", "2025-06")
+VARIANTS: tuple[str, ...] = ("2026-04", "2025-07", "2025-06", "2024-12")
 
 _REQUIRED = ("answer", "prediction", "category", "image_name", "l2-category", "split")
 
@@ -529,13 +533,29 @@ def grade(
             raise ValueError(f"ccocr: the result table has no {c!r} column (required_colume NOT found upstream; columns: {sorted(frame.columns)})")
     _deps()
     n = frame.height
-    preds = pandas_str(frame["prediction"]).to_list() if variant != "2025-06" else _cells(frame, "prediction")
+    preds = pandas_str(frame["prediction"]).to_list() if variant not in ("2025-06", "2024-12") else _cells(frame, "prediction")
     answers = _cells(frame, "answer")
     names = _cells(frame, "image_name")
     splits = _cells(frame, "split")
     cats = pandas_str(frame["category"]).to_list()
     l2s = pandas_str(frame["l2-category"]).to_list()
     keys = [f"{c}_{l}_{s}" for c, l, s in zip(cats, l2s, pandas_str(frame["split"]).to_list())]
+    early_error: str | None = None
+    if variant == "2024-12":
+        # one dataset per file: category, l2-category and split each set(...).pop()-ed
+        # (only where the popped value changes the evaluation: the category always, the
+        # l2-category for doc parsing, the split for OCR when it changes the tokenisation)
+        splits = pandas_str(frame["split"]).to_list()  # str() of each, as set([str(x) ...]) gives
+        group0 = cats[0] if n else ""
+        char_level = {s in ("Arabic", "Japanese", "Korean") or "zh" in s for s in splits}
+        for c, varies in (
+            ("category", len(set(cats)) > 1),
+            ("l2-category", group0 == "doc_parsing" and len(set(l2s)) > 1),
+            ("split", group0 in ("multi_lan_ocr", "multi_scene_ocr") and len(char_level) > 1),
+        ):
+            if varies:
+                early_error = early_error or f"{c} has several values: set(...).pop() picks an arbitrary one upstream (the result depends on the run)"
+        keys = ["dataset"] * n
 
     order: dict[str, list[int]] = {}
     for i, k in enumerate(keys):
@@ -545,8 +565,12 @@ def grade(
     rules: list[str] = ["fail_msg" if _is_fail(p) else "" for p in preds]
     status: list[str] = ["ok"] * n
     summaries: dict[str, dict[str, float]] = {}
-    error: str | None = None
+    error: str | None = early_error
     for key, idx in order.items():
+        if early_error:
+            for i in idx:
+                status[i] = "reference_error"
+            continue
         gt_info: dict[Any, Any] = {}
         pred_info: dict[Any, Any] = {}
         last: dict[Any, int] = {}
@@ -566,6 +590,8 @@ def grade(
             elif group == "doc_parsing":
                 post = pred_info
                 summary, per = _doc(op, gt_info, pred_info)
+            elif variant == "2024-12":
+                raise _ReferenceError(f"evaluator not defined for: {group} (ValueError upstream)")
             else:  # evaluator not defined: the reference warns and leaves it out
                 for i in idx:
                     status[i], rules[i] = "skipped", "no_evaluator"
@@ -586,6 +612,8 @@ def grade(
             if last[names[i]] != i:
                 status[i] = "superseded"
 
+    if variant == "2024-12":
+        return _grade_result(frame, keys, rules, scores, status, summaries, error, variant, _first_summary(summaries, error))
     buckets: dict[str, list[float]] = {"lan_ocr": [], "scene_ocr": [], "kie": [], "doc_parsing": []}
     for key, summary in summaries.items():
         if "lan_ocr" in key:
@@ -610,6 +638,22 @@ def grade(
         present = {b for k in order for b in buckets if b in k}
         res = {b: None for b in buckets if b in present} | {"total": None}
     report = pl.DataFrame({k: [v] for k, v in res.items()}, schema={k: (pl.Int64 if v == 0 and isinstance(v, int) else pl.Float64) for k, v in res.items()})
+    return _grade_result(frame, keys, rules, scores, status, summaries, error, variant, report)
+
+
+def _first_summary(summaries: dict[str, dict[str, float]], error: str | None) -> pl.DataFrame:
+    """2024-12: what evaluate returned, the one dataset's summary (null values on an error)."""
+    if error or not summaries:
+        return pl.DataFrame({"error": [error]}, schema={"error": pl.String})
+    summary = next(iter(summaries.values()))
+    return pl.DataFrame({k: [float(v)] for k, v in summary.items()}, schema={k: pl.Float64 for k in summary})
+
+
+def _grade_result(
+    frame: pl.DataFrame, keys: list[str], rules: list[str], scores: list[float | None], status: list[str],
+    summaries: dict[str, dict[str, float]], error: str | None, variant: str, report: pl.DataFrame,
+) -> GradeResult:
+    n = frame.height
 
     rows = frame.with_columns(
         pl.Series("sub_dataset", keys, pl.String),
