@@ -9,7 +9,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 from gaia_fast import benchmarks
 from gaia_fast.io.vlm import read_result_table
 from gaia_fast.scorers.vlm import av_speakerbench as avs

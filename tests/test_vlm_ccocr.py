@@ -17,9 +17,9 @@ pytest.importorskip("nltk")
 pytest.importorskip("lxml")
 pytest.importorskip("json_repair")
 
-from gaia_fast import benchmarks  # noqa: E402
-from gaia_fast.io.vlm import read_result_table  # noqa: E402
-from gaia_fast.scorers.vlm import ccocr  # noqa: E402
+from gaia_fast import benchmarks
+from gaia_fast.io.vlm import read_result_table
+from gaia_fast.scorers.vlm import ccocr
 
 DATA = Path(__file__).parent / "data" / "vlmevalkit_ocr_families"
 STEMS = ("m_CCOCR", "m_CCOCR_Kie_Cord", "m_CCOCR_Kie_Poie", "m_CCOCR_DocParsing_FormulaHandwriting")
@@ -88,7 +88,7 @@ def test_older_variants_raise_where_the_reference_raised() -> None:
 
 
 def test_reference_crashes_are_statuses_not_exceptions() -> None:
-    base = dict(question="q", category="doc_parsing", split="s", image_name="a")
+    base = {"question": "q", "category": "doc_parsing", "split": "s", "image_name": "a"}
     both_empty = pl.DataFrame([{**base, "l2-category": "formula", "answer": " ", "prediction": "```latex```"}])
     res = ccocr.grade(both_empty)
     assert "divides by zero" in res.stats["reference_error"] and res.rows["status"][0] == "reference_error"

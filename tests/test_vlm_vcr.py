@@ -14,9 +14,9 @@ import pytest
 pytest.importorskip("spacy")
 pytest.importorskip("numpy")
 
-from gaia_fast import benchmarks  # noqa: E402
-from gaia_fast.io.vlm import read_result_table  # noqa: E402
-from gaia_fast.scorers.vlm import vcr  # noqa: E402
+from gaia_fast import benchmarks
+from gaia_fast.io.vlm import read_result_table
+from gaia_fast.scorers.vlm import vcr
 
 DATA = Path(__file__).parent / "data" / "vlmevalkit_ocr_families"
 

@@ -50,7 +50,7 @@ __all__ = ["VARIANTS", "extract_json_answer", "grade"]
 
 VARIANTS: tuple[str, ...] = ("2025-09", "2025-07", "2025-07-07", "2025-06")
 
-_YES_NO = frozenset("CF1 CF2 MV1 MV2 MV3 P3 RL2 S1 S2 SS2 VZ1 VZ2".split())
+_YES_NO = frozenset(["CF1", "CF2", "MV1", "MV2", "MV3", "P3", "RL2", "S1", "S2", "SS2", "VZ1", "VZ2"])
 _LIST = frozenset(("CS1", "CS2", "CS3"))
 _EXTRACT = frozenset(("CF3", "I3", "MA1", "SS3", "VZ3"))
 _JSON = re.compile(r'\{\s*"answer"\s*:\s*(.+?)\s*\}')
