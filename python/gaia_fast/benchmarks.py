@@ -1019,6 +1019,78 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-06-29", "classic"),),  # 0bfa830f: ReVSI added; the same rule at head
             grading="rules",
         ),
+        # --- end branch regexmcq ---
+        # --- branch ccocr: CC-OCR ---
+        Benchmark(
+            "ccocr",
+            "gaia_fast.scorers.vlm.ccocr",
+            datasets=(
+                r"CCOCR",
+                r"CCOCR_DocParsing_(DocPhotoChn|DocPhotoEng|DocScanChn|DocScanEng|TablePhotoChn|TablePhotoEng"
+                r"|TableScanChn|TableScanEng|MolecularHandwriting|FormulaHandwriting)",
+                r"CCOCR_Kie_(Sroie2019Word|Cord|EphoieScut|Poie|ColdSibr|ColdCell)",
+                r"CCOCR_MultiLanOcr_(Arabic|French|German|Italian|Japanese|Korean|Portuguese|Russian|Spanish|Vietnamese)",
+                r"CCOCR_MultiSceneOcr_(Cord|Funsd|Iam|ZhDoc|ZhHandwriting|Hieragent|Ic15|Inversetext|Totaltext"
+                r"|ZhScene|UgcLaion|ZhDense|ZhVertical)",
+            ),
+            description="CC-OCR: ccocr_evaluator per category/l2-category/split (OCR token F1, KIE nTED accuracy, document parsing edit distance / TEDS); lan_ocr, scene_ocr, kie, doc_parsing and total",
+            # 14385c59: a file is one dataset, the summary returned (and _eval.json);
+            # 0c158ff1 (2025-06-17): per-sub-dataset evaluate; d35dd654: str() of predictions;
+            # 9cc14cd0 (2025-09-12) only added the _acc.csv file; 9e3cc84e: KIE answers that
+            # are not strict JSON read by json_repair.
+            variants=(("2024-12-30", "2024-12"), ("2025-06-17", "2025-06"), ("2025-07-08", "2025-07"), ("2026-04-06", "2026-04")),
+            grading="rules",
+        ),
+        Benchmark(
+            "visfactor",
+            "gaia_fast.scorers.vlm.visfactor",
+            datasets=(r"VisFactor(_G[ENH])?(_CoT)?",),
+            description="VisFactor: the last {\"answer\": ...} (yes/no, answer lists, last number / number pair / uppercase letter per subtest), a question right when all its rows are; per subtest and ALL",
+            # 2eea9afc: added (JSON value compared as is); 48ead4b5: number/letter extraction
+            # (the letter rule raised); 17973eb8: fixed; 9cc14cd0: the report through d2df.
+            variants=(("2025-06-27", "2025-06"), ("2025-07-07", "2025-07-07"), ("2025-07-09", "2025-07"), ("2025-09-12", "2025-09")),
+            grading="rules",
+        ),
+        Benchmark(
+            "av-speakerbench",
+            "gaia_fast.scorers.vlm.av_speakerbench",
+            datasets=(r"AV-SpeakerBench((_(audiovisual|visual|audio_only))?_(8frame|16frame|1fps))?",),
+            report="_rating.json",
+            description="AV-SpeakerBench: _parse_multi_choice_response (prefixes and tags removed, the first A-D token, else A) against the answer; overall and by task_id, x100",
+            variants=(("2026-03-17", "classic"),),  # f6c9b257: added; only imports changed since
+            grading="rules",
+        ),
+        Benchmark(
+            "vcr-en-easy",
+            "gaia_fast.scorers.vlm.vcr",
+            datasets=(r"VCR_EN_EASY_(100|500|ALL)",),
+            report="_en_easy_score.json",
+            description="VCR (English, easy): best-matching n-gram per covered text (spaCy English tokens, difflib ratio), exact match and Jaccard averaged over blanks, per-blank details with rouge1",
+            # ec176904: added; 9cc14cd0 (2025-09-12) renamed the report from {stem}en_easy_score.json
+            # to {stem}_en_easy_score.json (the values are the same).
+            variants=(("2024-08-07", "classic"),),
+            grading="rules",
+        ),
+        Benchmark(
+            "vcr-en-hard",
+            "gaia_fast.scorers.vlm.vcr",
+            datasets=(r"VCR_EN_HARD_(100|500|ALL)",),
+            report="_en_hard_score.json",
+            description="VCR (English, hard): best-matching n-gram per covered text (spaCy English tokens, difflib ratio), exact match and Jaccard averaged over blanks, per-blank details with rouge1",
+            # ec176904: added; 9cc14cd0 (2025-09-12) renamed the report from {stem}en_hard_score.json
+            # to {stem}_en_hard_score.json (the values are the same).
+            variants=(("2024-08-07", "classic"),),
+            grading="rules",
+        ),
+        Benchmark(
+            "v2pbench",
+            "gaia_fast.scorers.vlm.v2pbench",
+            datasets=(r"V2P-Bench", r"V2PBench_(2|8|16|64|128)frame_nopack", r"V2PBench_1fps_nopack"),
+            report="_score.txt",
+            description="V2P-Bench: extract_characters_regex after <think> blocks are removed, per dimension and duration band (calu_acc_main's _score.txt)",
+            variants=(("2026-02-25", "classic"),),  # 1c58028e: added; only lint since
+            grading="rules",
+        ),
     )
 }
 

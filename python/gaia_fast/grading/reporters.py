@@ -85,8 +85,9 @@ def _write(frame: pl.DataFrame, path: str | os.PathLike) -> None:
 
 
 def read_report(path: str | os.PathLike) -> pl.DataFrame:
-    """A VLMEvalKit report (``_acc.csv``, ``_score.csv``, ``.xlsx``, ``_score.json``) as a
-    frame: text cells stay text, numbers become Float64 (a JSON object is one row)."""
+    """A VLMEvalKit report (``_acc.csv``, ``_score.csv``, ``.xlsx``, ``_score.json``,
+    ``_score.txt``) as a frame: text cells stay text, numbers become Float64 (a JSON object is
+    one row; a text file is a ``text`` column, one row per line)."""
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix == ".json":
@@ -102,6 +103,8 @@ def read_report(path: str | os.PathLike) -> pl.DataFrame:
             )
         rows = data if isinstance(data, list) else [data]
         return pl.DataFrame(rows)
+    if suffix == ".txt":  # a text log (V2P-Bench's _score.txt): one row per line
+        return pl.DataFrame({"text": p.read_text(encoding="utf-8").splitlines()}, schema={"text": pl.String})
     if suffix == ".xlsx":
         frame = pl.read_excel(p)
         first = frame.columns[0] if frame.width else ""

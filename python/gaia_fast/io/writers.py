@@ -119,12 +119,16 @@ def write_report(frame: pl.DataFrame, path: str | os.PathLike) -> None:
     """Write a benchmark report atomically: a ``.json`` path gets a one-row report as one
     JSON object the way VLMEvalKit dumps its ``_score.json`` (``json.dump`` with
     ``indent=4``, ``ensure_ascii=False``, no final newline; several rows become a list of
-    objects); a ``.tsv`` path gets tab-separated text (3DSRBench's ``_results.tsv``); any
-    other path goes to :func:`write_table`."""
+    objects); a ``.tsv`` path gets tab-separated text (3DSRBench's ``_results.tsv``); a ``.txt``
+    path gets the first column's cells as lines; any other path goes to :func:`write_table`."""
     suffix = Path(path).suffix.lower()
     if suffix == ".tsv":
         with atomic_path(path) as tmp:
             _flat_for_csv(frame).write_csv(tmp, separator="\t")
+        return
+    if suffix == ".txt":  # a text log (V2P-Bench's _score.txt): the frame's one column, a line per row
+        with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as f:
+            f.write("".join(f"{line}\n" for line in frame[:, 0].to_list()))
         return
     if suffix != ".json":
         write_table(frame, path)
