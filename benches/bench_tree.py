@@ -86,7 +86,10 @@ def build_tree(root: Path, models: int, rows: int, seed: int) -> list[tuple[Path
 
 def _time(cmd: list[str], cwd: Path) -> float:
     t = time.perf_counter()
-    subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    done = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    # 3: graded, some files incomplete (the generated judge records hold no replies).
+    if done.returncode not in (0, 3):
+        raise subprocess.CalledProcessError(done.returncode, cmd)
     return time.perf_counter() - t
 
 
