@@ -1019,6 +1019,16 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-06-29", "classic"),),  # 0bfa830f: ReVSI added; the same rule at head
             grading="rules",
         ),
+        # --- branch tailrules: small rules-graded families ---
+        Benchmark(
+            "crpe",
+            "gaia_fast.scorers.vlm.crpe",
+            datasets=(r"CRPE_(EXIST|RELATION)",),
+            report="_score.json",
+            description="CRPE: crpe.is_correct (first letter, else answer[4:] as a substring); per row, from 2025-09 per group of four; per category",
+            variants=(("2024-09-13", "classic"), ("2025-09-08", "2025-09")),  # 5803732d: added; 228ef45c: groups of four
+            grading="rules",
+        ),
     )
 }
 

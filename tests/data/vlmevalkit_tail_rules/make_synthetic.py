@@ -1,0 +1,93 @@
+"""Build this folder's synthetic archives by running VLMEvalKit's own evaluation code.
+
+Usage (a clone of open-compass/VLMEvalKit; pandas, numpy, openpyxl, tqdm installed):
+
+    python make_synthetic.py /path/to/VLMEvalKit.git OUTDIR
+
+For each family and commit the ``evaluate`` method of the dataset class is taken from the
+class source with ``ast`` (only its relative ``from .utils.X import ...`` lines are dropped:
+the namespace holds those names, loaded from ``vlmeval/dataset/utils/X.py`` at the same
+commit) and run as written on the result file; the smp helpers (``load``/``dump``,
+``get_intermediate_file_path``) come from ``../vlmevalkit_judged/make_synthetic.py``'s
+``make_ns``. Every file ``evaluate`` writes is kept beside the result file.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "vlmevalkit_judged"))
+from make_synthetic import git_show, make_ns, run_source  # noqa: E402
+
+HEAD = "e8e78f05"
+
+
+def evaluate_fn(repo: str, commit: str, path: str, cls: str, ns: dict):
+    tree = ast.parse(git_show(repo, commit, path))
+    klass = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
+    fn = next(n for n in klass.body if isinstance(n, ast.FunctionDef) and n.name == "evaluate")
+    fn.body = [s for s in fn.body if not (isinstance(s, ast.ImportFrom) and s.level)]
+    fn.decorator_list = []
+    exec(compile(ast.unparse(fn), f"<{cls}.evaluate>", "exec"), ns)  # noqa: S102 - VLMEvalKit's own code, on purpose
+    return ns["evaluate"]
+
+
+def run(repo: str, commit: str, cls_path: str, cls: str, utils: list[str], frame: pd.DataFrame, out: Path, stem: str, **kw):
+    out.mkdir(parents=True, exist_ok=True)
+    ns = make_ns(repo, commit)
+    ns["tqdm"] = lambda x, *a, **k: x
+    for u in utils:
+        run_source(git_show(repo, commit, u), ns)
+    ev = evaluate_fn(repo, commit, cls_path, cls, ns)
+    eval_file = out / f"{stem}.xlsx"
+    frame.to_excel(eval_file, index=False)
+    try:
+        result = ev(None, str(eval_file), **kw)
+    except Exception as e:  # noqa: BLE001 - recorded: the test expects the same failure
+        result = {"__error__": type(e).__name__}
+    (out / f"{stem}_returned.json").write_text(json.dumps(result if isinstance(result, dict) else str(result), indent=1, default=str))
+    return result
+
+
+# ---- CRPE -------------------------------------------------------------------------------
+def crpe_frame() -> pd.DataFrame:
+    rows = [
+        # (answer, category, prediction): what the row exercises
+        ("A. yes", "exist", "A"),                      # one character, right
+        ("B. no", "exist", "B. no"),                   # starts with B, right
+        ("A. a red car", "exist", "the red car"),      # no letter: 'a red car' not a substring: wrong
+        ("C. dog", "exist", "A dog"),                  # starts with A: wrong
+        ("A. cat", "subject", "it is a CAT here"),     # no letter: 'cat' in lower: right
+        ("B. man", "subject", "B"),
+        ("C. woman", "subject", "C"),
+        ("D. child", "subject", "D"),                  # a full right group
+        ("A. on", "predicate", None),                  # 'nan': no letter, 'on' not in 'nan': wrong
+        ("B. under", "predicate", "B"),
+        ("C. beside", "predicate", "c"),               # one character, 'c' != 'C': wrong
+        ("D. above", "predicate", "D"),
+        ("A. table", "object", "A"),
+        ("B. chair", "object", "B"),
+        ("C. sofa", "object", "C"),
+        ("D. bed", "subject", "E"),                    # stops at the 4th: counted under 'subject'
+    ]
+    return pd.DataFrame({"index": range(len(rows)), "question": [f"q{i}" for i in range(len(rows))],
+                         "answer": [r[0] for r in rows], "category": [r[1] for r in rows], "prediction": [r[2] for r in rows]})
+
+
+def crpe(repo: str, out: Path) -> None:
+    for commit, sub in (("5803732d", "crpe_2024-09"), (HEAD, "crpe_head")):
+        run(repo, commit, "vlmeval/dataset/image_vqa.py", "CRPE", ["vlmeval/dataset/utils/crpe.py"], crpe_frame(),
+            out / sub, "SynthModel_CRPE_RELATION")
+
+
+FAMILIES = {"crpe": crpe}
+
+if __name__ == "__main__":
+    repo, out = sys.argv[1], Path(sys.argv[2])
+    for name in sys.argv[3:] or FAMILIES:
+        FAMILIES[name](repo, out)
