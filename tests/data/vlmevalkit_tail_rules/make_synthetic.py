@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "vlmevalkit_judged"))
-from make_synthetic import git_show, make_ns, run_source  # noqa: E402
+from make_synthetic import git_show, make_ns, run_source
 
 HEAD = "e8e78f05"
 

@@ -60,10 +60,14 @@ def grade(
         raise ValueError("crpe is graded by rules only; it takes no judge")
     variant = variant or "2025-09"
     if variant not in VARIANTS:
-        raise ValueError(f"crpe: unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+        raise ValueError(
+            f"crpe: unknown variant {variant!r} (known: {', '.join(VARIANTS)})"
+        )
     for name in ("answer", "category", "prediction"):
         if name not in frame.columns:
-            raise ValueError(f"crpe: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+            raise ValueError(
+                f"crpe: the result table has no {name!r} column (columns: {sorted(frame.columns)})"
+            )
     n = frame.height
     answers = pandas_str(frame["answer"]).to_list()
     preds = pandas_str(frame["prediction"]).to_list()
@@ -83,7 +87,9 @@ def grade(
         ok = is_correct(answers[i], preds[i])
         scores[i] = 1.0 if ok else 0.0
         status[i] = "ok"
-        reasons[i] = f"{'right' if ok else 'wrong'}: {preds[i][:40]!r} vs answer {answers[i][:40]!r}"
+        reasons[i] = (
+            f"{'right' if ok else 'wrong'}: {preds[i][:40]!r} vs answer {answers[i][:40]!r}"
+        )
         return ok
 
     def count(cat: str, ok: bool, where: str) -> str | None:
@@ -130,7 +136,11 @@ def grade(
     output: dict[str, float | None] = {}
     if error is None:
         output = {c: (score[c] / num[c] if num[c] else None) for c in CATEGORIES}
-    report = pl.DataFrame([output], schema={k: pl.Float64 for k in output}) if output else pl.DataFrame()
+    report = (
+        pl.DataFrame([output], schema={k: pl.Float64 for k in output})
+        if output
+        else pl.DataFrame()
+    )
     rows = frame.with_columns(
         pl.Series("score", scores, pl.Float64),
         pl.Series("status", status, pl.String),
@@ -146,7 +156,8 @@ def grade(
         "accuracy": output.get("total") if output else None,
         "decided": {"rules": num["total"], "recorded": 0, "live": 0, "undecided": 0},
         "decided_unit": "rows" if variant == "classic" else "groups of four rows",
-        "method": "rules (crpe.is_correct)" + ("" if variant == "classic" else "; a group of four right when all are"),
+        "method": "rules (crpe.is_correct)"
+        + ("" if variant == "classic" else "; a group of four right when all are"),
         "archive_method": None,
         "matches_archive": True,
         "flags": {},
