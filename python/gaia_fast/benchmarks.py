@@ -1029,6 +1029,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2024-09-13", "classic"), ("2025-09-08", "2025-09")),  # 5803732d: added; 228ef45c: groups of four
             grading="rules",
         ),
+        Benchmark(
+            "mmniah",
+            "gaia_fast.scorers.vlm.mmniah",
+            datasets=(r"MM_NIAH_(VAL|TEST)",),
+            report="_score.json",
+            description="MM-NIAH: mmniah.is_correct (option index from digits or one letter, else VQAEval whole-word match); per category",
+            variants=(("2024-12-05", "classic"),),  # 5d3cebcf: added; the same rule at head
+            grading="rules",
+        ),
     )
 }
 

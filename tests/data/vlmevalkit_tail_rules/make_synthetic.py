@@ -85,7 +85,37 @@ def crpe(repo: str, out: Path) -> None:
             out / sub, "SynthModel_CRPE_RELATION")
 
 
-FAMILIES = {"crpe": crpe}
+# ---- MM-NIAH ----------------------------------------------------------------------------
+def mmniah_frame() -> pd.DataFrame:
+    rows = [
+        # (answer, category, prediction)
+        ("2", "find-image", "2"),                                 # digits: right
+        ("1", "find-image", "**B**. because"),                    # '*' removed, cut at '.': 'b' -> 1: right
+        ("0", "visual-reasoning", "The answer is A."),            # strip('.'), 'the answer is' removed: 'a': right
+        ("3", "visual-reasoning", "none"),                        # none: wrong
+        ("1", "visual-reasoning", "the camera is moving right"),  # read as 'b': right
+        ("2", "find-image", "C, D"),                              # no '.': 'c, d' is not one letter: wrong
+        ("[1, 2, 3]", "count-text", "[1, 2, 3]"),                 # whole-word after punctuation: right
+        ("[1, 2, 3]", "count-text", "[1, 2, 4]"),
+        ("apple", "find-text", "The needle is an Apple."),        # lower, period stripped: right
+        ("red apple", "find-text", "a red  apple"),               # articles and spacing: right
+        ("pineapple", "find-text", "apple"),
+        ("2", "infer-choose", "two"),                             # number word -> '2': right
+        ("B", "infer-choose", "b"),                               # text answer lowered too: right
+        ("3", "count-image", "3."),
+        ("It's", "find-text", "its"),                             # contraction map only on the prediction side
+        ("3.5", "count-image", "about 3.5 of them"),              # the digit period kept
+    ]
+    return pd.DataFrame({"index": range(len(rows)), "question": [f"q{i}" for i in range(len(rows))],
+                         "answer": [r[0] for r in rows], "category": [r[1] for r in rows], "prediction": [r[2] for r in rows]})
+
+
+def mmniah(repo: str, out: Path) -> None:
+    run(repo, HEAD, "vlmeval/dataset/image_vqa.py", "MMNIAH", ["vlmeval/dataset/utils/mmniah.py"], mmniah_frame(),
+        out / "mmniah", "SynthModel_MM_NIAH_VAL")
+
+
+FAMILIES = {"crpe": crpe, "mmniah": mmniah}
 
 if __name__ == "__main__":
     repo, out = sys.argv[1], Path(sys.argv[2])
