@@ -156,7 +156,7 @@ def is_correct(answer: Any, response: str) -> float:
             return 0
         return sum(r == a for r, a in zip(parsed, answer)) / len(answer)
     if isinstance(answer, bool) or not isinstance(answer, str):
-        raise AttributeError(f"{type(answer).__name__!r} object has no attribute 'replace'")  # noqa: TRY004 - as upstream
+        raise AttributeError(f"{answer!r} has no 'replace'")  # noqa: TRY004 - as upstream
     return vqa_match(response, answer)
 
 
