@@ -1038,6 +1038,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2024-12-05", "classic"),),  # 5d3cebcf: added; the same rule at head
             grading="rules",
         ),
+        Benchmark(
+            "qspatial",
+            "gaia_fast.scorers.vlm.qspatial",
+            datasets=(r"QSpatial_(plus|scannet)",),
+            report="_score.json",
+            description="Q-Spatial: the last scalar / distance_unit boxes in cm (run.py passes no judge: the regex path); max ratio < 2 and < 1.5, per question type",
+            variants=(("2024-11-21", "classic"),),  # cfacfdd8: added; the same rule at head
+            grading="rules",
+        ),
     )
 }
 

@@ -37,17 +37,31 @@ def evaluate_fn(repo: str, commit: str, path: str, cls: str, ns: dict):
     return ns["evaluate"]
 
 
-def run(repo: str, commit: str, cls_path: str, cls: str, utils: list[str], frame: pd.DataFrame, out: Path, stem: str, **kw):
+def class_evaluate(repo: str, commit: str, path: str, cls: str, ns: dict):
+    """The class itself (its base classes dropped), for an ``evaluate`` that calls the class's
+    own classmethods; its ``evaluate`` bound."""
+    tree = ast.parse(git_show(repo, commit, path))
+    klass = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
+    klass.bases = []
+    for fn in klass.body:
+        if isinstance(fn, ast.FunctionDef):
+            fn.body = [s for s in fn.body if not (isinstance(s, ast.ImportFrom) and s.level)] or [ast.Pass()]
+    exec(compile(ast.unparse(klass), f"<{cls}>", "exec"), ns)  # noqa: S102 - VLMEvalKit's own code, on purpose
+    return ns[cls].evaluate
+
+
+def run(repo: str, commit: str, cls_path: str, cls: str, utils: list[str], frame: pd.DataFrame, out: Path, stem: str,
+        whole_class: bool = False, **kw):
     out.mkdir(parents=True, exist_ok=True)
     ns = make_ns(repo, commit)
     ns["tqdm"] = lambda x, *a, **k: x
     for u in utils:
         run_source(git_show(repo, commit, u), ns)
-    ev = evaluate_fn(repo, commit, cls_path, cls, ns)
+    ev = class_evaluate(repo, commit, cls_path, cls, ns) if whole_class else evaluate_fn(repo, commit, cls_path, cls, ns)
     eval_file = out / f"{stem}.xlsx"
     frame.to_excel(eval_file, index=False)
     try:
-        result = ev(None, str(eval_file), **kw)
+        result = ev(str(eval_file), **kw) if whole_class else ev(None, str(eval_file), **kw)
     except Exception as e:  # noqa: BLE001 - recorded: the test expects the same failure
         result = {"__error__": type(e).__name__}
     (out / f"{stem}_returned.json").write_text(json.dumps(result if isinstance(result, dict) else str(result), indent=1, default=str))
@@ -115,7 +129,31 @@ def mmniah(repo: str, out: Path) -> None:
         out / "mmniah", "SynthModel_MM_NIAH_VAL")
 
 
-FAMILIES = {"crpe": crpe, "mmniah": mmniah}
+# ---- Q-Spatial ---------------------------------------------------------------------------
+def qspatial_frame() -> pd.DataFrame:
+    rows = [
+        # (answer, question_type, prediction)
+        ("(2.0, 'meters')", "distance", r"It is \scalar{180} \distance_unit{centimeters}."),     # 0.9: both
+        ("(2.0, 'meters')", "distance", r"\scalar{1.2} \distance_unit{m}"),                     # 1.67: delta_2 only
+        ("(30, 'cm')", "size", r"\scalar{10 - 14} \distance_unit{inches}"),                      # mean of 10, 14 -> 30.48 cm
+        ("(30, 'cm')", "size", r"first \scalar{1} \distance_unit{ft} then \scalar{2} \distance_unit{feet}"),  # the last boxes: 60.96: fails
+        ("(5, 'ft')", "distance", "about five feet"),                                               # no box: 1e-8
+        ("(1, 'meter')", "distance", r"\scalar{1} \distance_unit{yards}"),                       # unknown unit: 0
+        ("(40, 'mm')", "size", r"\scalar{four} \distance_unit{cm}"),                             # no number: NaN: fails
+        ("(40, 'mm')", "size", r"\scalar{3.} \distance_unit{CM}"),                               # '3.' -> 3; CM lowered: 1.33: both
+        ("(1.5, 'metres')", "height", r"\scalar{1.5} no unit"),                                   # no unit box: 1e-8
+        ("(1.5, 'metres')", "height", r"\scalar{0.8} \distance_unit{m}"),                        # 1.875
+    ]
+    return pd.DataFrame({"index": range(len(rows)), "question": [f"q{i}" for i in range(len(rows))],
+                         "answer": [r[0] for r in rows], "question_type": [r[1] for r in rows], "prediction": [r[2] for r in rows]})
+
+
+def qspatial(repo: str, out: Path) -> None:
+    run(repo, HEAD, "vlmeval/dataset/image_vqa.py", "QSpatial", [], qspatial_frame(), out / "qspatial",
+        "SynthModel_QSpatial_plus", whole_class=True)
+
+
+FAMILIES = {"crpe": crpe, "mmniah": mmniah, "qspatial": qspatial}
 
 if __name__ == "__main__":
     repo, out = sys.argv[1], Path(sys.argv[2])
