@@ -1047,6 +1047,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2024-11-21", "classic"),),  # cfacfdd8: added; the same rule at head
             grading="rules",
         ),
+        Benchmark(
+            "mrarebench_dx",
+            "gaia_fast.scorers.vlm.mrarebench_dx",
+            datasets=(r"MRareBench_Diagnosis(_FD|_TO)?",),
+            report="_detailed_metrics.json",
+            description="MRareBench diagnosis: ranked top-10 list, hit by normalised equality / containment / token F1 >= 0.6 against answer + aliases; Recall@k, MRR, MR (no --judge)",
+            variants=(("2026-07-31", "classic"),),  # aec2f4e9: added; the same rule at head
+            grading="rules",
+        ),
     )
 }
 

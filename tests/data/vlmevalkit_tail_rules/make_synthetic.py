@@ -51,13 +51,17 @@ def class_evaluate(repo: str, commit: str, path: str, cls: str, ns: dict):
 
 
 def run(repo: str, commit: str, cls_path: str, cls: str, utils: list[str], frame: pd.DataFrame, out: Path, stem: str,
-        whole_class: bool = False, **kw):
+        whole_class: bool = False, meta: pd.DataFrame | None = None, **kw):
     out.mkdir(parents=True, exist_ok=True)
     ns = make_ns(repo, commit)
     ns["tqdm"] = lambda x, *a, **k: x
     for u in utils:
         run_source(git_show(repo, commit, u), ns)
     ev = class_evaluate(repo, commit, cls_path, cls, ns) if whole_class else evaluate_fn(repo, commit, cls_path, cls, ns)
+    if meta is not None:  # an instance method reading self.data (the dataset TSV)
+        obj = ns[cls].__new__(ns[cls])
+        obj.data = meta
+        ev = obj.evaluate
     eval_file = out / f"{stem}.xlsx"
     frame.to_excel(eval_file, index=False)
     try:
@@ -153,7 +157,34 @@ def qspatial(repo: str, out: Path) -> None:
         "SynthModel_QSpatial_plus", whole_class=True)
 
 
-FAMILIES = {"crpe": crpe, "mmniah": mmniah, "qspatial": qspatial}
+# ---- MRareBench diagnosis ----------------------------------------------------------------
+def mrare_dx_frame() -> pd.DataFrame:
+    rows = [
+        # (answer, answer_aliases, prediction)
+        ("Fabry disease", '["Anderson-Fabry disease"]', "1. Fabry disease\n2. Gaucher disease"),           # rank 1
+        ("Gaucher disease", None, "1) Pompe disease\n2) Niemann-Pick disease\n3) Gaucher's disease type 1"),  # rank 3 (substring)
+        ("Wilson disease", "hepatolenticular degeneration; WD", "hemochromatosis; hepatolenticular degeneration"),  # fallback split, alias: rank 2
+        ("Marfan syndrome", "[]", "<think>1. maybe marfan 2. or not</think>1. Ehlers-Danlos 2. Loeys-Dietz syndrome 3. Marfan syndrome"),  # think: inline split
+        ("Alport syndrome", '"Hereditary nephritis"', "1. IgA nephropathy\n2. IgA Nephropathy\n3. thin basement membrane"),  # dup dropped; no hit
+        ("Tuberous sclerosis complex", None, None),                                                     # 'nan': one item, no hit
+        ("Behcet disease", None, "- Behçet's syndrome\n- Behcet disease"),                               # F1 / exact at rank 2
+        ("Castleman disease", None, "\n".join(f"{i}. disease {i}" for i in range(1, 12)) + "\n12. Castleman disease"),  # beyond top 10
+        ("Kawasaki disease", None, "1. the Kawasaki disease."),                                          # normalised equal
+        ("Addison disease", None, "1. adrenal insufficiency\n2. disease of Addison type"),             # token F1 0.8 at rank 2
+    ]
+    return pd.DataFrame({"index": range(len(rows)), "question": [f"q{i}" for i in range(len(rows))],
+                         "answer": [r[0] for r in rows], "answer_aliases": [r[1] for r in rows],
+                         "prediction": [r[2] for r in rows]})
+
+
+def mrare_dx(repo: str, out: Path) -> None:
+    frame = mrare_dx_frame()
+    # the module's top level (its helpers; the classes themselves fail on the missing base and are skipped)
+    run(repo, HEAD, "vlmeval/dataset/mrarebench.py", "MRareBenchDiagnosis", ["vlmeval/dataset/mrarebench.py"], frame,
+        out / "mrare_dx", "SynthModel_MRareBench_Diagnosis", whole_class=True, meta=frame.drop(columns=["prediction"]))
+
+
+FAMILIES = {"crpe": crpe, "mmniah": mmniah, "qspatial": qspatial, "mrare_dx": mrare_dx}
 
 if __name__ == "__main__":
     repo, out = sys.argv[1], Path(sys.argv[2])
