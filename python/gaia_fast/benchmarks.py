@@ -1056,6 +1056,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-07-31", "classic"),),  # aec2f4e9: added; the same rule at head
             grading="rules",
         ),
+        Benchmark(
+            "vlrmbench",
+            "gaia_fast.scorers.vlm.vlrmbench",
+            datasets=(r"VLRMBench(_MultiSolution|_Foresight)?",),
+            report="_score.csv",
+            description="VLRMBench: step-label F1 (positive / negative / weighted) per category, multi-solution pair accuracy, foresight yes/no accuracy",
+            variants=(("2025-10-30", "classic"),),  # 304c2e9d: added; the same rule at head
+            grading="rules",
+        ),
     )
 }
 

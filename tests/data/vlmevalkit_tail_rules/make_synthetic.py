@@ -184,7 +184,52 @@ def mrare_dx(repo: str, out: Path) -> None:
         out / "mrare_dx", "SynthModel_MRareBench_Diagnosis", whole_class=True, meta=frame.drop(columns=["prediction"]))
 
 
-FAMILIES = {"crpe": crpe, "mmniah": mmniah, "qspatial": qspatial, "mrare_dx": mrare_dx}
+# ---- VLRMBench ----------------------------------------------------------------------------
+def vlrm_frame(kind: str) -> pd.DataFrame:
+    nan = float("nan")
+    step = [
+        # (category, answer, prediction)
+        ("step_correctness", "[1, 0, 1, 1]", "1, 0, 0, 1"),
+        ("step_correctness", "[0, 0, 1]", "Step scores: 0 0 7 1 1"),   # 7 read as 1; cut to 3
+        ("step_correctness", "[1, 1]", None),                            # 'nan': padded [0, 0]
+        ("redundancy_det", "[0, 1, 0]", "[0, 1]"),                       # padded with 0
+        ("redundancy_det", "[1, 1, 1]", "2 2 0"),
+        ("redundancy_det", "not a list", "1"),                           # literal_eval fails: skipped
+        ("most_confidence", "[0]", "0"),
+    ]
+    ms = [
+        # (index, order, prediction)
+        (100, "front", "[7, 8]"), (101, "back", "Score 1: 9, Score 2: 3"),   # 7+3 > 8+9? no
+        (102, "front", "9, 2"), (103, "back", "4 and 6"),                    # 9+6 > 2+4: right
+        (104, "front", None), (105, "back", "5"),                             # [0,0] / [5,0]: 0 > 5? no
+        (106, "back", "1 2"), (107, "front", "3 4"),                          # order mismatch: skipped
+        (108, "front", "8 1"),                                                # odd last: skipped
+    ]
+    fs = [
+        # (task_gt, prediction)
+        (True, "Yes, it will."), (True, "It is true"), (True, "yesterday"), (False, "No."),
+        (False, "FALSE"), (False, "not really"), (True, None),               # None: TypeError: skipped
+    ]
+    rows = []
+    if kind in ("all", "step"):
+        rows += [{"index": i, "category": c, "answer": a, "prediction": p, "task_gt": nan, "order": nan} for i, (c, a, p) in enumerate(step)]
+    if kind in ("all", "ms"):
+        rows += [{"index": i, "category": "multi_solution", "answer": nan, "prediction": p, "task_gt": nan, "order": o} for i, o, p in ms]
+    if kind in ("all", "fs"):
+        rows += [{"index": 200 + i, "category": "foresight", "answer": nan, "prediction": p, "task_gt": t, "order": nan} for i, (t, p) in enumerate(fs)]
+    frame = pd.DataFrame(rows)
+    frame["question"] = [f"q{i}" for i in range(len(frame))]
+    return frame.dropna(axis=1, how="all")
+
+
+def vlrm(repo: str, out: Path) -> None:
+    for kind, stem in (("all", "SynthModel_VLRMBench"), ("fs", "SynthModel_VLRMBench_Foresight"),
+                       ("ms", "SynthModel_VLRMBench_MultiSolution")):
+        run(repo, HEAD, "vlmeval/dataset/vlrmbench.py", "VLRMBench", ["vlmeval/dataset/vlrmbench.py"], vlrm_frame(kind),
+            out / "vlrmbench", stem, whole_class=True)
+
+
+FAMILIES = {"crpe": crpe, "mmniah": mmniah, "qspatial": qspatial, "mrare_dx": mrare_dx, "vlrm": vlrm}
 
 if __name__ == "__main__":
     repo, out = sys.argv[1], Path(sys.argv[2])
