@@ -1065,6 +1065,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2025-10-30", "classic"),),  # 304c2e9d: added; the same rule at head
             grading="rules",
         ),
+        Benchmark(
+            "gsm8k_v",
+            "gaia_fast.scorers.vlm.gsm8k_v",
+            datasets=(r"GSM8K-V",),
+            report="_score.csv",
+            description="GSM8K-V: extract_numerical_answer's regex cascade, |pred - gt| <= 1e-3; overall, per category and subcategory (GSM8K_V_MODE one mode)",
+            variants=(("2025-11-03", "classic"),),  # d7d55658: added; the same rule at head
+            grading="rules",
+        ),
     )
 }
 

@@ -229,7 +229,36 @@ def vlrm(repo: str, out: Path) -> None:
             out / "vlrmbench", stem, whole_class=True)
 
 
-FAMILIES = {"crpe": crpe, "mmniah": mmniah, "qspatial": qspatial, "mrare_dx": mrare_dx, "vlrm": vlrm}
+# ---- GSM8K-V ------------------------------------------------------------------------------
+def gsm8k_v(repo: str, out: Path) -> None:
+    rows = [
+        # (answer, category, subcategory, prediction)
+        (18, "shopping", "money", "She pays 3 + 15 = 18.\nFinal Answer: 18"),
+        (5, "shopping", "money", "The answer is $1,250 dollars"),               # comma number: wrong
+        (1250, "shopping", "count", "#### 1,250"),
+        (0.75, "cooking", "ratio", "\\boxed{3/4}"),                            # fraction
+        (42, "cooking", "ratio", "We get 40 first.\n\nSo in the end 42"),     # last-line number
+        (7, "cooking", None, "Therefore, she has 7 apples."),
+        (3, None, "count", "answer: 2"),
+        (10, "travel", "time", None),                                           # no prediction
+        (12, "travel", "time", "x = 12.0004"),                                  # within 1e-3
+        (100, "travel", "time", "It costs $99.5\n\nno final line here"),       # costs in last paragraph? no: first paragraph
+        (4, "travel", "count", "答案：4"),                                       # full-width colon is not in [:-=]
+        (6, "shopping", "count", "Thus the total number is 6."),
+    ]
+    frame = pd.DataFrame({"index": range(len(rows)), "question": [f"q{i}" for i in range(len(rows))],
+                          "answer": [r[0] for r in rows], "category": [r[1] for r in rows],
+                          "subcategory": [r[2] for r in rows], "prediction": [r[3] for r in rows]})
+    d = out / "gsm8k_v"
+    d.mkdir(parents=True, exist_ok=True)
+    ns = make_ns(repo, HEAD)
+    run_source(git_show(repo, HEAD, "vlmeval/dataset/utils/gsm8k_v.py"), ns)
+    eval_file = d / "SynthModel_GSM8K-V.xlsx"
+    frame.to_excel(eval_file, index=False)
+    ns["evaluate_gsm8k_v"](str(eval_file), dataset_mode="visual_implicit")  # GSM8KVDataset.evaluate, mode unset
+
+
+FAMILIES = {"gsm8k_v": gsm8k_v, "crpe": crpe, "mmniah": mmniah, "qspatial": qspatial, "mrare_dx": mrare_dx, "vlrm": vlrm}
 
 if __name__ == "__main__":
     repo, out = sys.argv[1], Path(sys.argv[2])
