@@ -1074,6 +1074,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2025-11-03", "classic"),),  # d7d55658: added; the same rule at head
             grading="rules",
         ),
+        Benchmark(
+            "tablevqa",
+            "gaia_fast.scorers.vlm.tablevqa",
+            datasets=(r"TableVQABench",),
+            report="_acc.csv",
+            description="TableVQABench: TabFact true/false words, WTQ denotation match, FinTabNet normalised numbers; per split",
+            variants=(("2024-09-02", "classic"),),  # 10adf5ff: added; the same rule at head
+            grading="rules",
+        ),
     )
 }
 

@@ -258,7 +258,36 @@ def gsm8k_v(repo: str, out: Path) -> None:
     ns["evaluate_gsm8k_v"](str(eval_file), dataset_mode="visual_implicit")  # GSM8KVDataset.evaluate, mode unset
 
 
-FAMILIES = {"gsm8k_v": gsm8k_v, "crpe": crpe, "mmniah": mmniah, "qspatial": qspatial, "mrare_dx": mrare_dx, "vlrm": vlrm}
+# ---- TableVQABench -------------------------------------------------------------------------
+def tablevqa_frame() -> pd.DataFrame:
+    rows = [
+        # (split, answer, prediction)
+        ("fintabnetqa", "$3,852 million", "Answer: 3852 million"),     # both 3.852e9: exact and relieved
+        ("fintabnetqa", "34.2%", "34.2"),                               # unit-free 34.2 matches: relieved only
+        ("fintabnetqa", "October 31", "october 31."),                   # strings, final period removed
+        ("fintabnetqa", "(1,200)", "1200 dollars"),
+        ("vtabfact", "1", "True"),
+        ("vtabfact", "0", "Answer: false"),
+        ("vtabfact", "1", "true or false"),                             # both words: not right
+        ("vtabfact", "0", "TRUE"),
+        ("vwtq", "2004", "2004.0"),                                     # numbers equal
+        ("vwtq", "Apple|Banana", "banana||apple"),                      # sets equal
+        ("vwtq", "Apple|Banana", "apple"),                              # sizes differ
+        ("vwtq", "1990-05-xx", "1990-05-xx"),                           # a date
+        ("vwtq_syn", "Freeman", "\u201cFreeman\u201d"),               # curly quotes stripped
+        ("vwtq_syn", "3", "three"),
+        ("vwtq_syn", "2|2", "2"),                                       # duplicates collapse
+    ]
+    return pd.DataFrame({"index": range(len(rows)), "question": [f"q{i}" for i in range(len(rows))],
+                         "split": [r[0] for r in rows], "answer": [r[1] for r in rows], "prediction": [r[2] for r in rows]})
+
+
+def tablevqa(repo: str, out: Path) -> None:
+    run(repo, HEAD, "vlmeval/dataset/image_vqa.py", "TableVQABench", ["vlmeval/dataset/utils/tablevqabench.py"],
+        tablevqa_frame(), out / "tablevqa", "SynthModel_TableVQABench")
+
+
+FAMILIES = {"tablevqa": tablevqa, "gsm8k_v": gsm8k_v, "crpe": crpe, "mmniah": mmniah, "qspatial": qspatial, "mrare_dx": mrare_dx, "vlrm": vlrm}
 
 if __name__ == "__main__":
     repo, out = sys.argv[1], Path(sys.argv[2])
