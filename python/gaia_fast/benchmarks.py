@@ -1091,6 +1091,71 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-02-25", "classic"),),  # 1c58028e: added; only lint since
             grading="rules",
         ),
+        # --- end branch ccocr ---
+        # --- branch tailrules: small rules-graded families ---
+        Benchmark(
+            "crpe",
+            "gaia_fast.scorers.vlm.crpe",
+            datasets=(r"CRPE_(EXIST|RELATION)",),
+            report="_score.json",
+            description="CRPE: crpe.is_correct (first letter, else answer[4:] as a substring); per row, from 2025-09 per group of four; per category",
+            variants=(("2024-09-13", "classic"), ("2025-09-08", "2025-09")),  # 5803732d: added; 228ef45c: groups of four
+            grading="rules",
+        ),
+        Benchmark(
+            "mmniah",
+            "gaia_fast.scorers.vlm.mmniah",
+            datasets=(r"MM_NIAH_(VAL|TEST)",),
+            report="_score.json",
+            description="MM-NIAH: mmniah.is_correct (option index from digits or one letter, else VQAEval whole-word match); per category",
+            variants=(("2024-12-05", "classic"),),  # 5d3cebcf: added; the same rule at head
+            grading="rules",
+        ),
+        Benchmark(
+            "qspatial",
+            "gaia_fast.scorers.vlm.qspatial",
+            datasets=(r"QSpatial_(plus|scannet)",),
+            report="_score.json",
+            description="Q-Spatial: the last scalar / distance_unit boxes in cm (run.py passes no judge: the regex path); max ratio < 2 and < 1.5, per question type",
+            variants=(("2024-11-21", "classic"),),  # cfacfdd8: added; the same rule at head
+            grading="rules",
+        ),
+        Benchmark(
+            "mrarebench_dx",
+            "gaia_fast.scorers.vlm.mrarebench_dx",
+            datasets=(r"MRareBench_Diagnosis(_FD|_TO)?",),
+            report="_detailed_metrics.json",
+            description="MRareBench diagnosis: ranked top-10 list, hit by normalised equality / containment / token F1 >= 0.6 against answer + aliases; Recall@k, MRR, MR (no --judge)",
+            variants=(("2026-07-31", "classic"),),  # aec2f4e9: added; the same rule at head
+            grading="rules",
+        ),
+        Benchmark(
+            "vlrmbench",
+            "gaia_fast.scorers.vlm.vlrmbench",
+            datasets=(r"VLRMBench(_MultiSolution|_Foresight)?",),
+            report="_score.csv",
+            description="VLRMBench: step-label F1 (positive / negative / weighted) per category, multi-solution pair accuracy, foresight yes/no accuracy",
+            variants=(("2025-10-30", "classic"),),  # 304c2e9d: added; the same rule at head
+            grading="rules",
+        ),
+        Benchmark(
+            "gsm8k_v",
+            "gaia_fast.scorers.vlm.gsm8k_v",
+            datasets=(r"GSM8K-V",),
+            report="_score.csv",
+            description="GSM8K-V: extract_numerical_answer's regex cascade, |pred - gt| <= 1e-3; overall, per category and subcategory (GSM8K_V_MODE one mode)",
+            variants=(("2025-11-03", "classic"),),  # d7d55658: added; the same rule at head
+            grading="rules",
+        ),
+        Benchmark(
+            "tablevqa",
+            "gaia_fast.scorers.vlm.tablevqa",
+            datasets=(r"TableVQABench",),
+            report="_acc.csv",
+            description="TableVQABench: TabFact true/false words, WTQ denotation match, FinTabNet normalised numbers; per split",
+            variants=(("2024-09-02", "classic"),),  # 10adf5ff: added; the same rule at head
+            grading="rules",
+        ),
     )
 }
 
