@@ -40,6 +40,10 @@ _PREFIXES = (
 _PUNCT = re.compile(r"[.,:!\"'`;\\/?`~@#\$%\^&\*\(\)\[\]\{\}\\|<>\n]")
 
 
+
+#: The variants a registry entry may name (one rule from its first version to head).
+VARIANTS = ("classic",)
+
 def parse_choice(response: str | None, choices: tuple[str, ...] = CHOICES) -> tuple[str, str]:
     """``_parse_multi_choice_response``: (letter, how) with how ``token`` or ``fallback``."""
     response = response or ""
@@ -76,7 +80,7 @@ def grade(
     row's). ``report``: the ``_rating.json`` as one row (``by_task`` a struct). No judge.
     """
     frame = _check_frame(frame)
-    if variant not in (None, "classic"):
+    if variant not in (None, *VARIANTS):
         raise ValueError(f"av-speakerbench: unknown variant {variant!r}; the only one is 'classic'")
     if judge is not None:
         raise ValueError("av-speakerbench: the reference evaluation has no judge step")

@@ -84,6 +84,10 @@ _ANY_NC = re.compile(r"-?[0-9,]+(?:\.[0-9]+)?")
 _PARAGRAPHS = re.compile(r"\n\s*\n")
 
 
+
+#: The variants a registry entry may name (one rule from its first version to head).
+VARIANTS = ("classic",)
+
 def _clean(number: str) -> str | None:
     if not number:
         return None
@@ -174,7 +178,7 @@ def grade(
     frame = _check_frame(frame)
     if judge is not None:
         raise ValueError("gsm8k_v is graded by rules only; it takes no judge")
-    if variant not in (None, "classic"):
+    if variant not in (None, *VARIANTS):
         raise ValueError(f"gsm8k_v has one rule (variant 'classic'), not {variant!r}")
     if mode not in MODES:
         raise ValueError(

@@ -84,6 +84,10 @@ _PERIOD_STRIP = re.compile(r"(?!<=\d)(\.)(?!\d)")
 _COMMA_STRIP = re.compile(r"(\d)(\,)(\d)")
 
 
+
+#: The variants a registry entry may name (one rule from its first version to head).
+VARIANTS = ("classic",)
+
 def _punctuation(text: str) -> str:
     out = text
     glued = _COMMA_STRIP.search(text) is not None
@@ -174,7 +178,7 @@ def grade(
     frame = _check_frame(frame)
     if judge is not None:
         raise ValueError("mmniah is graded by rules only; it takes no judge")
-    if variant not in (None, "classic"):
+    if variant not in (None, *VARIANTS):
         raise ValueError(f"mmniah has one rule (variant 'classic'), not {variant!r}")
     for name in ("answer", "category", "prediction"):
         if name not in frame.columns:

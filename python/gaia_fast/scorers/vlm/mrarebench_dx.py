@@ -62,6 +62,10 @@ _INLINE = re.compile(r"(?:^|\s)\d{1,2}[\.\)]\s+")
 _SPLIT = re.compile(r"[\n;]+")
 
 
+
+#: The variants a registry entry may name (one rule from its first version to head).
+VARIANTS = ("classic",)
+
 def parse_json_list(val: Any) -> list:
     """``parse_json_list``: a cell (None for NaN) as a list."""
     if isinstance(val, list):
@@ -162,7 +166,7 @@ def grade(
         raise ValueError(
             "mrarebench_dx reproduces the deterministic metrics only; it takes no judge"
         )
-    if variant not in (None, "classic"):
+    if variant not in (None, *VARIANTS):
         raise ValueError(
             f"mrarebench_dx has one rule (variant 'classic'), not {variant!r}"
         )

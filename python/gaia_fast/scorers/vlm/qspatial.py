@@ -52,6 +52,10 @@ _UNITS = (
 )
 
 
+
+#: The variants a registry entry may name (one rule from its first version to head).
+VARIANTS = ("classic",)
+
 def multiplier(unit: str) -> float:
     """``QSpatial.get_multiplier``: centimetres per ``unit`` (0.0 for an unknown one)."""
     u = unit.lower()
@@ -105,7 +109,7 @@ def grade(
         raise ValueError(
             "qspatial is graded here by its regex path only; it takes no judge"
         )
-    if variant not in (None, "classic"):
+    if variant not in (None, *VARIANTS):
         raise ValueError(f"qspatial has one rule (variant 'classic'), not {variant!r}")
     for name in ("answer", "question_type", "prediction"):
         if name not in frame.columns:

@@ -55,6 +55,10 @@ _MERGED = (
 )
 
 
+
+#: The variants a registry entry may name (one rule).
+VARIANTS = ("classic",)
+
 def _linspace(start: float, stop: float, num: int) -> list[float]:
     """``np.linspace(start, stop, num)`` as NumPy computes it: ``i * step + start``, the last
     point set to ``stop``."""

@@ -89,6 +89,10 @@ _OMNISPATIAL = {
 }
 
 
+
+#: The variants a registry entry may name (one rule).
+VARIANTS = (None, "ef83c66c")
+
 def _two_level(first: str, second: str, table: dict[str, list[str]]) -> tuple[tuple[str, ...], dict[str, list[str]]]:
     return (first, second), {first: list(table), second: [t for ts in table.values() for t in ts]}
 

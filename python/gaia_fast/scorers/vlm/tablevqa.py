@@ -48,6 +48,10 @@ __all__ = [
 SPLITS = ("fintabnetqa", "vtabfact", "vwtq", "vwtq_syn")
 
 
+
+#: The variants a registry entry may name (one rule from its first version to head).
+VARIANTS = ("classic",)
+
 def normalize(x: str) -> str:
     """``normalize`` (WTQ's official string normalisation)."""
     x = "".join(
@@ -242,7 +246,7 @@ def grade(
     frame = _check_frame(frame)
     if judge is not None:
         raise ValueError("tablevqa is graded by rules only; it takes no judge")
-    if variant not in (None, "classic"):
+    if variant not in (None, *VARIANTS):
         raise ValueError(f"tablevqa has one rule (variant 'classic'), not {variant!r}")
     for name in ("split", "answer", "prediction"):
         if name not in frame.columns:

@@ -42,6 +42,10 @@ _PREFIXES = (
 _DIMENSIONS = {1: "OA", 2: "HA", 3: "OD", 4: "FM", 5: "CR", 6: "PU", 7: "CI", 9: "FT", 10: "RT", 12: "AS", 13: "SR", 14: "GC"}
 
 
+
+#: The variants a registry entry may name (one rule from its first version to head).
+VARIANTS = ("classic",)
+
 def extract_choice(text: str) -> str:
     """``extract_characters_regex(remove_think_blocks(text))``."""
     s = re.sub(r"<think>.*?(?:<\/think>|<\\/think>)", "", text, flags=re.DOTALL).strip()
@@ -98,7 +102,7 @@ def grade(
     ``_score.txt`` lines. No judge.
     """
     frame = _check_frame(frame)
-    if variant not in (None, "classic"):
+    if variant not in (None, *VARIANTS):
         raise ValueError(f"v2pbench: unknown variant {variant!r}; the only one is 'classic'")
     if judge is not None:
         raise ValueError("v2pbench: the reference evaluation has no judge step")

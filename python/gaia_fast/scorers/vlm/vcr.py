@@ -44,6 +44,10 @@ from gaia_fast.scorers.vlm._pandas import pandas_column
 __all__ = ["best_match", "grade", "tokenize"]
 
 
+#: The variants a registry entry may name (one rule from its first version to head).
+VARIANTS = ("classic",)
+
+
 @functools.lru_cache(maxsize=1)
 def _nlp() -> Any:
     try:
@@ -141,7 +145,7 @@ def grade(
     frame = _check_frame(frame)
     if language != "en":
         raise ValueError("vcr: only English is graded (the Chinese names tokenise with the trained zh_core_web_sm pipeline)")
-    if variant not in (None, "classic"):
+    if variant not in (None, *VARIANTS):
         raise ValueError(f"vcr: unknown variant {variant!r}; the only one is 'classic'")
     if judge is not None:
         raise ValueError("vcr: the reference evaluation has no judge step")

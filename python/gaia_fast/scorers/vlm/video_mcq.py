@@ -99,7 +99,10 @@ VIDEOMME_ERAS = {
 }
 #: Sets whose evaluate writes ``data.loc[idx, 'score']`` (the index as a row label).
 _BY_LABEL = frozenset({"worldsense", "longvideobench", "egoexobench"})
-VARIANTS = ("classic", "2025-08", "2026-06")
+#: The ``can_infer`` versions of the exact-matching fallback (every set but Video-MME).
+CAN_INFER_VARIANTS = ("classic", "2025-08", "2026-06")
+#: Every variant a registry entry of this module may name (Video-MME's eras too).
+VARIANTS = tuple(dict.fromkeys((*CAN_INFER_VARIANTS, *VIDEOMME_ERAS)))
 JUDGE_POLICIES = ("auto", "none")
 
 _PREFIXES = (
@@ -519,7 +522,7 @@ def grade(
     if recorded is not None and not isinstance(recorded, Records):
         raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
     variant = variant or "2026-06"
-    known = VIDEOMME_ERAS if bench == "videomme" else VARIANTS
+    known = VIDEOMME_ERAS if bench == "videomme" else CAN_INFER_VARIANTS
     if variant not in known:
         raise ValueError(f"unknown {bench} variant {variant!r}; expected one of {', '.join(map(repr, known))}")
     fallback, digits, vm_by_label, infer_variant = VIDEOMME_ERAS[variant] if bench == "videomme" else (True, 3, False, variant)

@@ -47,6 +47,10 @@ _API_ERROR = "API Error"
 _NOT_FOUND = "No Answere Found"
 
 
+
+#: The variants a registry entry may name (one rule).
+VARIANTS = ("classic",)
+
 def _check_is_number(s: str) -> bool:
     try:
         float(s.replace(",", ""))

@@ -45,6 +45,10 @@ _YES = re.compile(r"\b(yes|true)\b", re.IGNORECASE)
 _NO = re.compile(r"\b(no|false)\b", re.IGNORECASE)
 
 
+
+#: The variants a registry entry may name (one rule from its first version to head).
+VARIANTS = ("classic",)
+
 def step_labels(prediction: str, n: int) -> list[int]:
     """``format_model_answer_tolist``: the prediction's integers as 0/1, fitted to ``n``."""
     vals = [0 if int(x) == 0 else 1 for x in _INT.findall(prediction)]
@@ -103,7 +107,7 @@ def grade(
     frame = _check_frame(frame)
     if judge is not None:
         raise ValueError("vlrmbench is graded by rules only; it takes no judge")
-    if variant not in (None, "classic"):
+    if variant not in (None, *VARIANTS):
         raise ValueError(f"vlrmbench has one rule (variant 'classic'), not {variant!r}")
     for name in ("category", "prediction"):
         if name not in frame.columns:
