@@ -196,3 +196,22 @@ def test_reports_with_columns_in_another_order_and_2023_xlsx_index(tmp_path):
     book.close()
     assert reporters.read_report(tmp_path / "r_acc.xlsx").columns == ["field", "acc"]
     assert reporters.report_differences(frame, reporters.read_report(tmp_path / "r_acc.xlsx")) == []
+
+
+def test_a_record_that_disagrees_with_the_rules_makes_the_file_differ(tmp_path):
+    # The archive's recorded verdict for a row the rules decide is the archive's own
+    # reading (VLMEvalKit takes answers from its dataset file): where they part, say so.
+    judged = Path(__file__).parent / "data" / "vlmevalkit_judged" / "vila_8b_records"
+    folder = tmp_path / "vila_8b"
+    folder.mkdir()
+    shutil.copy(TREE / "vila_8b" / "vila_8b_MMStar.xlsx", folder)
+    record = pl.read_excel(judged / "vila_8b_MMStar_openai_result.xlsx")
+    job = discover.single(folder / "vila_8b_MMStar.xlsx").jobs[0]
+    record.write_excel(folder / "vila_8b_MMStar_openai_result.xlsx")
+    same = grade_job(job, GradeOptions())  # the archive's own record: no disagreement
+    assert same.detail["result"].stats["record_disagreements"] == 0 and same.status != "differs"
+    flipped = record.with_columns(pl.when(pl.col("index") == 0).then(1 - pl.col("hit")).otherwise(pl.col("hit")).alias("hit"))
+    flipped.write_excel(folder / "vila_8b_MMStar_openai_result.xlsx")
+    record_ = grade_job(job, GradeOptions())
+    assert record_.status == "differs"
+    assert "1 row(s) where the rules' verdict differs from the archive's recorded one (index 0)" in record_.error

@@ -339,6 +339,12 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
     elif undecided:
         status = "needs_judge"
         notes.insert(0, f"{undecided} {stats.get('decided_unit', 'rows')} need a judge: the archive has no recorded reply for them; give --judge-model to ask one")
+    elif stats.get("record_disagreements"):
+        # The rules decided these rows one way and the archive's own record the other:
+        # VLMEvalKit read them differently (its answers come from its dataset file).
+        status = "differs"
+        shown = ", ".join(map(str, (stats.get("record_disagreement_indexes") or [])[:5]))
+        notes.insert(0, f"{stats['record_disagreements']} row(s) where the rules' verdict differs from the archive's recorded one" + (f" (index {shown})" if shown else ""))
     elif stats.get("matches_archive") is False and stats.get("archive_method") is not None:
         status = "other_method"
         notes.insert(0, f"graded by {stats.get('method')}, the archive by {stats.get('archive_method')}")
@@ -405,8 +411,11 @@ def _archive_report(job: Job, entry: benchmarks.Benchmark, ours: Path | None, re
 
 #: The families that replay an archive's recorded judge replies (``recorded=``, ``judge_policy=``).
 RECORDED_JUDGE_MODULES = frozenset(
-    f"gaia_fast.scorers.vlm.{m}" for m in ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu")
+    f"gaia_fast.scorers.vlm.{m}"
+    for m in ("mcq", "mcq_reports", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu")
 )
+#: A family module whose records are another's kind (mcq_reports wraps mcq.grade).
+_RECORD_KIND = {"mcq_reports": "mcq"}
 
 
 def _records(job: Job, entry: benchmarks.Benchmark, options: GradeOptions) -> Any:
@@ -415,7 +424,8 @@ def _records(job: Job, entry: benchmarks.Benchmark, options: GradeOptions) -> An
     when there are none: every row then needs a judge)."""
     from gaia_fast.scorers.vlm.recorded import Records, find_records
 
-    kind = entry.module.rsplit(".", 1)[-1]
+    module = entry.module.rsplit(".", 1)[-1]
+    kind = _RECORD_KIND.get(module, module)
     found = find_records(job.path, kind)
     if found is None and kind == "judged":
         return Records.empty(job.path, kind)
