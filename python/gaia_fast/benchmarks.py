@@ -1019,6 +1019,39 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-06-29", "classic"),),  # 0bfa830f: ReVSI added; the same rule at head
             grading="rules",
         ),
+        # --- branch tailjudge: judge-scored sets replayed from recorded verdicts ---
+        Benchmark(
+            "charxiv_descriptive",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "charxiv_descriptive"},
+            datasets=(r"CharXiv_descriptive_val",),
+            # {stem}_{J}_acc.csv from 2e937e6a (2025-06-30); _score.csv before, same numbers.
+            report="_acc.csv",
+            description="CharXiv descriptive: the recorded judge scores ({stem}_{J}.xlsx), mean per qid2category category and Overall",
+            variants=(("2025-05-08", "classic"),),  # 34dceec3: CharXiv added; the same numbers at head
+            grading="judge",
+        ),
+        Benchmark(
+            "charxiv_reasoning",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "charxiv_reasoning"},
+            datasets=(r"CharXiv_reasoning_val",),
+            report="_acc.csv",
+            description="CharXiv reasoning: the recorded judge scores ({stem}_{J}.xlsx), mean per inst_category and Overall",
+            variants=(("2025-05-08", "classic"),),
+            grading="judge",
+        ),
+        Benchmark(
+            "chartmuseum",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "chartmuseum"},
+            datasets=(r"ChartMuseum_(dev|test)",),
+            report="_acc.csv",
+            description="ChartMuseum: the recorded gpt_compare replies ({stem}_{J}.pkl, 'yes' = right), percent per category and Overall",
+            variants=(("2025-10-17", "classic"),),  # 9518cb4b: ChartMuseum added; the same at head
+            grading="judge",
+        ),
+        # --- end branch tailjudge ---
     )
 }
 

@@ -405,7 +405,7 @@ def _archive_report(job: Job, entry: benchmarks.Benchmark, ours: Path | None, re
 
 #: The families that replay an archive's recorded judge replies (``recorded=``, ``judge_policy=``).
 RECORDED_JUDGE_MODULES = frozenset(
-    f"gaia_fast.scorers.vlm.{m}" for m in ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu")
+    f"gaia_fast.scorers.vlm.{m}" for m in ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged")
 )
 
 

@@ -57,7 +57,7 @@ _log = logging.getLogger(__name__)
 
 _TABLE_EXT = ("xlsx", "tsv", "csv", "json")
 #: The kinds of records :func:`find_records` knows (one per family that replays them).
-KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu")
+KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged")
 #: Stem suffixes of VLMEvalKit's other outputs: never a judge name of ``{stem}_{J}.xlsx``.
 _NOT_JUDGE = re.compile(
     r".*(_|^)(acc|acc_all|score|score_fine|score2|result|auxmatch|tmp|prefetch|supp|fine_grained|metrics|rating|"
@@ -630,6 +630,47 @@ def _find_video_mcq(path: Path, names: set[str], field: str = "score", kind: str
     return Records(path, kind, None, tuple(used), entries, columns, notes)
 
 
+
+def _find_tail(path: Path, names: set[str]) -> Records | None:
+    """Judge-scored sets of :mod:`gaia_fast.scorers.vlm.tail_judged`.
+
+    * CharXiv: ``{stem}_{J}.{xlsx,...}``, the rows plus ``score`` and ``extracted_answer``
+      (``J`` = ``judge_model.model``). Its ``{stem}_{J}.pkl`` is keyed by row position, not
+      by ``index``, so it is not read (upstream's report re-reads the table only).
+    * ChartMuseum: ``{stem}_{J}.pkl``, ``index -> (judge reply, category)`` in the order
+      upstream iterates it for the report (kept as ``response``, ``category``)."""
+    if re.search(r"CharXiv", path.stem):
+        found = _find_judged(path, {n for n in names if not n.endswith(".pkl")}, ("score", "extracted_answer"), "tail_judged")
+        if found is not None and any(n.endswith(".pkl") for n in names):
+            found.notes.append("the _{J}.pkl cache is keyed by row position, not index: not read")
+        return found
+    if not re.search(r"ChartMuseum", path.stem):
+        return None
+    rx = re.compile(rf"{re.escape(path.stem)}_(?P<j>.+)\.pkl")
+    by_judge = {m.group("j"): path.parent / n for n in sorted(names) if (m := rx.fullmatch(n)) and not _NOT_JUDGE.fullmatch(m.group("j"))}
+    if not by_judge:
+        return None
+    notes: list[str] = []
+    judge = max(by_judge, key=lambda j: (_newest([by_judge[j]]), j))
+    if len(by_judge) > 1:
+        notes.append(f"records of several judges beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
+    f = by_judge[judge]
+    data = safe_pickle.load(f)
+    if not isinstance(data, dict):
+        notes.append(f"{f.name}: not used: it holds a {type(data).__name__}, not the index -> (reply, category) cache")
+        return Records(path, "tail_judged", judge, (), {}, (), notes)
+    entries: dict[str, dict[str, Any]] = {}
+    for k, v in data.items():
+        key = index_key(k)
+        if key is None:
+            continue
+        if not isinstance(v, (tuple, list)) or len(v) < 2:
+            notes.append(f"{f.name}: index {key}: the record is not a (reply, category) pair; not used")
+            continue
+        entries[key] = {"response": v[0], "category": v[1]}
+    return Records(path, "tail_judged", judge, (f,), entries, (), notes)
+
+
 def find_records(result_path: str | Path, kind: str | None = None) -> Records | None:
     """The recorded judge outputs beside ``result_path`` (a VLMEvalKit ``{stem}.xlsx``),
     loaded; None when there are none (or none usable: a warning is logged with why).
@@ -658,6 +699,7 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
         "shortqa": _find_shortqa,
         "video_mcq": _find_video_mcq,
         "video_mmmu": lambda p, n: _find_video_mcq(p, n, "parsed_pred", "video_mmmu"),
+        "tail_judged": _find_tail,
     }
     for k in (kind,) if kind else ("mcq", "yorn"):
         found = finders[k](path, names)

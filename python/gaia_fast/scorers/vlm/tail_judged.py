@@ -1,0 +1,211 @@
+"""Judge-scored sets whose report is a plain function of the judge's recorded per-row
+verdicts: CharXiv and ChartMuseum. Re-grading replays the verdicts VLMEvalKit kept beside
+the result file (:func:`gaia_fast.scorers.vlm.recorded.find_records`, kind
+``"tail_judged"``); a row without one is ``needs_judge`` (live judging is not supported).
+
+Reference: open-compass/VLMEvalKit (head e8e78f05).
+
+* CharXiv (``vlmeval/dataset/charxiv.py``, added 34dceec3, 2025-05-08): the judge returns
+  JSON ``{"extracted_answer", "score"}`` per row; ``evaluate`` writes the rows plus ``score``
+  to ``{stem}_{J}.xlsx`` (``J`` = ``judge_model.model``) and ``get_scores`` re-reads it:
+  one column per category (``qid2category``: descriptive by ``qid``, reasoning by
+  ``inst_category``; first appearance order) holding ``sum(score) / n``, then ``Overall``
+  (``sum / len(data)``), one row. The report is ``{stem}_{J}_score.csv`` until 2e937e6a
+  (2025-06-30), then ``{stem}_{J}_acc.csv``; the numbers never changed.
+* ChartMuseum (``vlmeval/dataset/chartmuseum.py``, added 9518cb4b, 2025-10-17, same to
+  head): ``{stem}_{J}.pkl`` maps ``index -> (judge reply, category)``; a reply containing
+  ``yes`` (any case) is right. ``{stem}_acc.csv``: per category (order of the pickle) and
+  ``Overall`` the percentage right, one row, computed over the pickle's entries.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import polars as pl
+
+from gaia_fast.scorers.vlm import GradeResult
+from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm.recorded import Records, index_key
+
+__all__ = ["BENCHMARKS", "CHARXIV_CATEGORIES", "grade"]
+
+BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum")
+JUDGE_POLICIES = ("auto", "none")
+
+#: ``qid2category``: (the column read, its value -> category).
+CHARXIV_CATEGORIES: dict[str, tuple[str, dict[int, str]]] = {
+    "charxiv_descriptive": (
+        "qid",
+        {
+            **dict.fromkeys(range(1, 8), "Information Extraction"),
+            **dict.fromkeys((8, 9, 13, 14, 15), "Enumeration"),
+            **dict.fromkeys((10, 12, 19), "Counting"),
+            **dict.fromkeys((11, 16, 18), "Pattern Recognition"),
+            17: "Compositionality",
+        },
+    ),
+    "charxiv_reasoning": (
+        "inst_category",
+        {1: "Text-in-Chart", 2: "Text-in-General", 3: "Number-in-Chart", 4: "Number-in-General"},
+    ),
+}
+
+
+class _Crash(Exception):
+    """Where upstream raises (a KeyError, a sum over text)."""
+
+
+def _number(text: Any, what: str) -> float:
+    """A cell pandas loaded as a number (``True``/``False`` sum as 1/0)."""
+    s = "" if text is None else str(text).strip()
+    if s.lower() in ("true", "false"):
+        return 1.0 if s.lower() == "true" else 0.0
+    try:
+        return float(s)
+    except ValueError:
+        raise _Crash(f"{what} {s[:40]!r} is not a number") from None
+
+
+def _category(text: str | None, mapping: dict[int, str], column: str) -> str:
+    value = _number(text, column)
+    if not value.is_integer() or int(value) not in mapping:
+        raise _Crash(f"{column} {text!r} is not in qid2category (KeyError upstream)")
+    return mapping[int(value)]
+
+
+def _one_row(columns: dict[str, float]) -> pl.DataFrame:
+    return pl.DataFrame({k: [v] for k, v in columns.items()}, schema={k: pl.Float64 for k in columns})
+
+
+def grade(
+    frame: pl.DataFrame,
+    *,
+    benchmark: str = "charxiv_descriptive",
+    variant: str | None = None,
+    seed: int = 0,
+    judge: Any = None,
+    recorded: Records | None = None,
+    judge_policy: str = "auto",
+) -> GradeResult:
+    """Grade a CharXiv / ChartMuseum result table (``index``, ``prediction``; CharXiv also
+    ``qid`` or ``inst_category``) from the recorded verdicts.
+
+    ``rows``: every input row plus ``score`` (CharXiv: the recorded score; ChartMuseum: 1.0
+    when the reply says yes), ``status`` (``ok``, ``needs_judge``, ``error``), ``reason``.
+    ``report``: upstream's one-row table. ``stats``: ``decided`` (rules / recorded / live /
+    undecided), ``method``, ``archive_method``, ``matches_archive``. ``variant`` (only
+    ``classic``) and ``seed`` change nothing: the numbers are the same in every version."""
+    frame = _check_frame(frame)
+    if benchmark not in BENCHMARKS:
+        raise ValueError(f"unknown benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
+    if variant not in (None, "classic"):
+        raise ValueError(f"{benchmark} has one rule (variant 'classic'), not {variant!r}")
+    if judge_policy not in JUDGE_POLICIES:
+        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
+    if recorded is not None and not isinstance(recorded, Records):
+        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    if judge is not None:
+        raise ValueError(f"{benchmark}: live judging is not supported (the judge prompt is not ported); rows without a recorded verdict are needs_judge")
+    need = ["index"] + ([CHARXIV_CATEGORIES[benchmark][0]] if benchmark in CHARXIV_CATEGORIES else [])
+    for name in need:
+        if name not in frame.columns:
+            raise ValueError(f"{benchmark}: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+    use = recorded if judge_policy == "auto" else None
+    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    lines = frame.select(pl.col(c).cast(pl.String) for c in need).to_dicts()
+    scores: list[float | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    cats: list[str | None] = []
+    errors: list[str] = []
+    for row_no, line in enumerate(lines):
+        rec = use.get(line["index"]) if use is not None else None
+        field = "response" if benchmark == "chartmuseum" else "score"
+        if rec is None or field not in rec:
+            scores.append(None)
+            cats.append(None)
+            status.append("needs_judge")
+            why = "--judge none" if judge_policy == "none" else "no recorded verdict for this index"
+            reasons.append(f"needs_judge: {why}; not counted")
+            continue
+        try:
+            if benchmark == "chartmuseum":
+                hit = "yes" in str(rec["response"]).lower()
+                score, cat = (1.0 if hit else 0.0), str(rec.get("category"))
+                reasons.append(f"{who} replied {str(rec['response'])[:60]!r}: {'right' if hit else 'wrong'}")
+            else:
+                column, mapping = CHARXIV_CATEGORIES[benchmark]
+                cat = _category(line.get(column), mapping, column)
+                score = _number(rec["score"], "score")
+                reasons.append(f"{who} scored {score:g}")
+        except _Crash as e:
+            scores.append(None)
+            cats.append(None)
+            status.append("error")
+            reasons.append(f"error: {e}")
+            errors.append(f"row {row_no + 2}: {e}")
+            continue
+        scores.append(score)
+        cats.append(cat)
+        status.append("ok")
+    rows = frame.with_columns(
+        pl.Series("score", scores, pl.Float64), pl.Series("status", status, pl.String), pl.Series("reason", reasons, pl.String)
+    )
+    kept = [i for i, s in enumerate(status) if s == "ok"]
+    extra = 0
+    if benchmark == "chartmuseum":
+        # Upstream iterates the pickle (its order; every entry, even one of no row here).
+        in_frame = {index_key(line["index"]) for line in lines}
+        by_key = {index_key(lines[i]["index"]): i for i in kept}
+        order: list[tuple[str, float]] = []
+        for key, rec in (use.entries.items() if use is not None else ()):
+            if key in by_key:
+                i = by_key[key]
+                order.append((cats[i], scores[i]))
+            elif key not in in_frame and "response" in rec:
+                extra += 1
+                order.append((str(rec.get("category")), 1.0 if "yes" in str(rec["response"]).lower() else 0.0))
+        scale = 100.0
+    else:
+        order = [(cats[i], scores[i]) for i in kept]
+        scale = 1.0
+    groups: dict[str, list[float]] = {}
+    for cat, s in order:
+        groups.setdefault(cat, []).append(s)
+    report_cols = {c: sum(v) / len(v) * scale for c, v in groups.items()}
+    if order:
+        report_cols["Overall"] = sum(s for _, s in order) / len(order) * scale
+    report = _one_row(report_cols) if order else pl.DataFrame()
+    n_rec = len(kept)
+    undecided = status.count("needs_judge")
+    decided = {"rules": 0, "recorded": n_rec, "live": 0, "undecided": undecided}
+    parts = [f"{who} ({n_rec} rows)"] if n_rec else []
+    if undecided:
+        parts.append(f"{undecided} rows undecided (needs_judge)")
+    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    correct = sum(scores[i] for i in kept)
+    stats: dict[str, Any] = {
+        "benchmark": benchmark,
+        "variant": "classic",
+        "rows": frame.height,
+        "tasks": n_rec,
+        "correct": float(correct),
+        "accuracy": correct / n_rec if n_rec else math.nan,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": " + ".join(parts) or "no rows",
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0 and not errors and extra == 0,
+        "records_without_row": extra,
+        "flags": {"records_without_row": extra} if extra else {},
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": len(errors),
+        "reference_error": f"{benchmark}: {errors[0]}; left out" if errors else None,
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)

@@ -1,0 +1,74 @@
+"""Writes the synthetic archives of this folder (result file + the judge records VLMEvalKit
+keeps beside it), in VLMEvalKit's layout. The reports beside them were then written by
+VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR"""
+
+import pickle
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+
+def dump_xlsx(df: pd.DataFrame, path: Path) -> None:
+    with pd.ExcelWriter(path, engine="xlsxwriter", engine_kwargs={"options": {"strings_to_formulas": False}}) as w:
+        df.to_excel(w, index=False)
+
+
+def charxiv(out: Path, dataset: str, judge: str) -> None:
+    n = 20
+    desc = "descriptive" in dataset
+    rows = []
+    for i in range(n):
+        row = {"index": 1000 + 3 * i, "question": f"q{i}", "answer": f"a{i}"}
+        if desc:
+            row["qid"] = [1, 8, 10, 11, 17, 19, 3, 16, 13, 12][i % 10]
+        else:
+            row["inst_category"] = [3, 1, 4, 2, 3][i % 5]
+        row["grading_query"] = "Grade: {PREDICTION}"
+        row["prediction"] = f"pred {i}"
+        rows.append(row)
+    data = pd.DataFrame(rows)
+    stem = f"m_{dataset}"
+    dump_xlsx(data, out / f"{stem}.xlsx")
+    scores = [1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0, 1, 1, 1, 0, 0, 0, 1, 1, 0]
+    judged = data.copy()
+    judged["score"] = scores
+    judged["extracted_answer"] = [f"x{i}" if i % 4 else "Failed to parse response" for i in range(n)]
+    dump_xlsx(judged, out / f"{stem}_{judge}.xlsx")
+    # The cache is keyed by row position (range(len(data))), as CharXiv.evaluate writes it.
+    cache = {i: {"extracted_answer": judged["extracted_answer"][i], "score": scores[i]} for i in range(n)}
+    with open(out / f"{stem}_{judge}.pkl", "wb") as f:
+        pickle.dump(cache, f)
+
+
+def chartmuseum(out: Path, dataset: str, judge: str) -> None:
+    n = 18
+    cats = ["Visual", "Text", "Visual/Text", "Synthesis"]
+    data = pd.DataFrame(
+        {
+            "index": list(range(n)),
+            "question": [f"q{i}" for i in range(n)],
+            "answer": [str(i * 7) for i in range(n)],
+            "category": [cats[(i * 5) % 4] for i in range(n)],
+            "prediction": [f"<think>t</think><answer>{i * 7 if i % 3 else i}</answer>" for i in range(n)],
+        }
+    )
+    stem = f"m_{dataset}"
+    dump_xlsx(data, out / f"{stem}.xlsx")
+    replies = ["Yes", "No", "yes, equivalent", "NO", "The answers are equivalent: YES", "No."]
+    # track_progress_rich fills the cache in completion order: not the row order.
+    order = [5, 0, 3, 1, 2, 4, 17, 6, 7, 8, 9, 10, 16, 11, 12, 13, 14, 15]
+    cache = {int(data["index"][i]): (replies[(i * 5 + i // 4) % 6], data["category"][i]) for i in order}
+    with open(out / f"{stem}_{judge}.pkl", "wb") as f:
+        pickle.dump(cache, f)
+
+
+if __name__ == "__main__":
+    out = Path(sys.argv[1])
+    for sub, fn, ds, judge in (
+        ("charxiv_head", charxiv, "CharXiv_descriptive_val", "gpt-4o-mini"),
+        ("charxiv_2025_05", charxiv, "CharXiv_reasoning_val", "gpt-4o-mini"),
+        ("chartmuseum", chartmuseum, "ChartMuseum_test", "gpt-4.1-mini-2025-04-14"),
+    ):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+        fn(out / sub, ds, judge)

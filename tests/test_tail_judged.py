@@ -1,0 +1,115 @@
+"""CharXiv and ChartMuseum re-graded from the judge verdicts VLMEvalKit recorded beside the
+result file; the reports compared cell by cell with the ones VLMEvalKit's own evaluate wrote
+on the same archives. Data: tests/data/vlmevalkit_tail_judged/README.md."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from gaia_fast import benchmarks
+from gaia_fast.cli import main
+from gaia_fast.io.vlm import read_result_table
+from gaia_fast.scorers.vlm import tail_judged
+from gaia_fast.scorers.vlm.recorded import find_records
+
+DATA = Path(__file__).parent / "data" / "vlmevalkit_tail_judged"
+CASES = {
+    # folder: (result file, benchmark, judge, VLMEvalKit's report)
+    "charxiv_head": ("m_CharXiv_descriptive_val.xlsx", "charxiv_descriptive", "gpt-4o-mini", "m_CharXiv_descriptive_val_gpt-4o-mini_acc.csv"),
+    "charxiv_2025_05": ("m_CharXiv_reasoning_val.xlsx", "charxiv_reasoning", "gpt-4o-mini", "m_CharXiv_reasoning_val_gpt-4o-mini_score.csv"),
+    "chartmuseum": ("m_ChartMuseum_test.xlsx", "chartmuseum", "gpt-4.1-mini-2025-04-14", "m_ChartMuseum_test_acc.csv"),
+}
+
+
+def _assert_same_report(ours: pl.DataFrame, path: Path) -> None:
+    theirs = pl.read_csv(path, infer_schema_length=0)
+    assert ours.columns == theirs.columns
+    assert ours.height == theirs.height == 1
+    assert list(ours.row(0)) == [float(x) for x in theirs.row(0)]
+
+
+@pytest.mark.parametrize("folder", sorted(CASES))
+def test_archive_report_is_reproduced_cell_by_cell(folder):
+    name, bench, judge, report = CASES[folder]
+    path = DATA / folder / name
+    rec = find_records(path)
+    assert (rec.kind, rec.judge) == ("tail_judged", judge)
+    frame = read_result_table(path)
+    res = tail_judged.grade(frame, benchmark=bench, recorded=rec)
+    _assert_same_report(res.report, DATA / folder / report)
+    assert res.stats["decided"] == {"rules": 0, "recorded": frame.height, "live": 0, "undecided": 0}
+    assert res.stats["matches_archive"] is True
+    assert set(res.rows["status"]) == {"ok"}
+
+
+def test_charxiv_reads_the_table_not_the_positional_cache():
+    path = DATA / "charxiv_head" / "m_CharXiv_descriptive_val.xlsx"
+    rec = find_records(path)
+    assert [p.name for p in rec.files] == ["m_CharXiv_descriptive_val_gpt-4o-mini.xlsx"]
+    assert any("row position" in n for n in rec.notes)
+    # Keys are the indexes (1000, 1003, ...), not the cache's positions 0..19.
+    assert sorted(map(int, rec.entries)) == list(range(1000, 1060, 3))
+    stored = pl.read_excel(path.with_name("m_CharXiv_descriptive_val_gpt-4o-mini.xlsx"), infer_schema_length=0)
+    res = tail_judged.grade(read_result_table(path), benchmark="charxiv_descriptive", recorded=rec)
+    assert res.rows["score"].to_list() == [float(x) for x in stored["score"].to_list()]
+
+
+def test_chartmuseum_verdicts_and_order_follow_the_pickle():
+    folder = DATA / "chartmuseum"
+    cache = pickle.loads((folder / "m_ChartMuseum_test_gpt-4.1-mini-2025-04-14.pkl").read_bytes())
+    res = tail_judged.grade(read_result_table(folder / "m_ChartMuseum_test.xlsx"), benchmark="chartmuseum", recorded=find_records(folder / "m_ChartMuseum_test.xlsx"))
+    got = dict(zip(map(int, res.rows["index"].to_list()), res.rows["score"].to_list()))
+    assert got == {k: float("yes" in v[0].lower()) for k, v in cache.items()}
+    # Category columns in the order the pickle first names them (not the rows' order).
+    first = list(dict.fromkeys(v[1] for v in cache.values()))
+    assert res.report.columns == [*first, "Overall"]
+
+
+def test_rows_without_a_verdict_need_a_judge(tmp_path):
+    folder = tmp_path / "m"
+    shutil.copytree(DATA / "charxiv_head", folder)
+    judged = pl.read_excel(folder / "m_CharXiv_descriptive_val_gpt-4o-mini.xlsx")
+    judged.head(15).write_excel(folder / "m_CharXiv_descriptive_val_gpt-4o-mini.xlsx")
+    path = folder / "m_CharXiv_descriptive_val.xlsx"
+    res = tail_judged.grade(read_result_table(path), benchmark="charxiv_descriptive", recorded=find_records(path))
+    assert res.stats["decided"] == {"rules": 0, "recorded": 15, "live": 0, "undecided": 5}
+    assert res.stats["matches_archive"] is False
+    assert res.rows["status"].to_list() == ["ok"] * 15 + ["needs_judge"] * 5
+    none = tail_judged.grade(read_result_table(path), benchmark="charxiv_descriptive", recorded=None)
+    assert none.stats["decided"]["undecided"] == 20 and none.report.height == 0
+    with pytest.raises(ValueError, match="live judging is not supported"):
+        tail_judged.grade(read_result_table(path), benchmark="charxiv_descriptive", judge=object())
+
+
+def test_unknown_category_is_an_error_row(tmp_path):
+    folder = tmp_path / "m"
+    shutil.copytree(DATA / "charxiv_2025_05", folder)
+    path = folder / "m_CharXiv_reasoning_val.xlsx"
+    frame = read_result_table(path).with_columns(pl.when(pl.col("index") == "1000").then(pl.lit("9")).otherwise(pl.col("inst_category")).alias("inst_category"))
+    res = tail_judged.grade(frame, benchmark="charxiv_reasoning", recorded=find_records(path))
+    assert res.rows["status"].to_list()[0] == "error" and "KeyError" in res.stats["reference_error"]
+    assert res.stats["matches_archive"] is False
+
+
+def test_registry_entries():
+    for name, bench in (("CharXiv_descriptive_val", "charxiv_descriptive"), ("CharXiv_reasoning_val", "charxiv_reasoning"), ("ChartMuseum_dev", "chartmuseum"), ("ChartMuseum_test", "chartmuseum")):
+        entry = benchmarks.for_dataset(name)
+        assert entry is not None and entry.module == "gaia_fast.scorers.vlm.tail_judged" and entry.options == {"benchmark": bench}
+        assert entry.grading == "judge"
+
+
+@pytest.mark.parametrize("folder", ["charxiv_head", "chartmuseum"])
+def test_cli_checks_the_archive_report(tmp_path, monkeypatch, folder):
+    shutil.copytree(DATA / folder, tmp_path / "m")
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["grade", "m", "--as-of", "2026-08-18", "--json"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    (rec,) = json.loads(r.output)["archives"]
+    assert rec["status"] == "ok", rec
+    assert rec["archive_report"].endswith(CASES[folder][3])
