@@ -113,3 +113,21 @@ def test_cli_checks_the_archive_report(tmp_path, monkeypatch, folder):
     (rec,) = json.loads(r.output)["archives"]
     assert rec["status"] == "ok", rec
     assert rec["archive_report"].endswith(CASES[folder][3])
+
+
+@pytest.mark.parametrize("folder", ["llavabench_ko_head", "llavabench_ko_2025_07"])
+def test_llavabench_ko_is_llavabench_flow(folder):
+    from gaia_fast.scorers.vlm import judged
+
+    entry = benchmarks.for_dataset("LLaVABench_KO")
+    assert entry.module == "gaia_fast.scorers.vlm.judged" and entry.options == {"benchmark": "llavabench"} and entry.grading == "judge"
+    path = DATA / folder / "m_LLaVABench_KO.xlsx"
+    rec = find_records(path, "judged")
+    assert [p.name for p in rec.files] == ["m_LLaVABench_KO_openai_result.xlsx"]
+    res = judged.grade(read_result_table(path), benchmark="llavabench", recorded=rec)
+    # Upstream lists the categories in set order (it differs between the two runs): by split.
+    theirs = pl.read_csv(DATA / folder / "m_LLaVABench_KO_score.csv", infer_schema_length=0)
+    assert res.report.columns == theirs.columns
+    ours = {r[0]: list(r[1:]) for r in res.report.iter_rows()}
+    assert ours == {r[0]: [float(x) for x in r[1:]] for r in theirs.iter_rows()}
+    assert res.stats["decided"]["undecided"] == 0

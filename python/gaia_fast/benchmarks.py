@@ -1051,6 +1051,16 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2025-10-17", "classic"),),  # 9518cb4b: ChartMuseum added; the same at head
             grading="judge",
         ),
+        Benchmark(
+            "llavabench_ko",
+            "gaia_fast.scorers.vlm.judged",
+            {"benchmark": "llavabench"},
+            datasets=(r"LLaVABench_KO",),
+            report="_score.csv",
+            description="LLaVABench_KO: LLaVABench's flow (the recorded reviews in _openai_result, LLaVABench_score); only the judge prompt is Korean",
+            variants=(("2025-07-25", "classic"),),  # 243bf74b: LLaVABench_KO added; the same report at head
+            grading="judge",
+        ),
         # --- end branch tailjudge ---
     )
 }
