@@ -131,3 +131,30 @@ def test_llavabench_ko_is_llavabench_flow(folder):
     ours = {r[0]: list(r[1:]) for r in res.report.iter_rows()}
     assert ours == {r[0]: [float(x) for x in r[1:]] for r in theirs.iter_rows()}
     assert res.stats["decided"]["undecided"] == 0
+
+
+def test_m4bench_acc_from_the_details_file():
+    folder = DATA / "m4bench"
+    path = folder / "m_State_Invariance.xlsx"
+    rec = find_records(path)
+    assert (rec.kind, rec.judge, [p.name for p in rec.files]) == ("tail_judged", None, ["m_State_Invariance_details.xlsx"])
+    res = tail_judged.grade(read_result_table(path), benchmark="m4bench", recorded=rec)
+    expected = json.loads((folder / "expected_acc.json").read_text())
+    # M4Bench.evaluate's returned acc at its first commit and at head.
+    assert res.report.to_dicts() == [expected["191dfa09"]] == [expected["e8e78f05"]]
+    assert res.stats["decided"] == {"rules": 0, "recorded": 16, "live": 0, "undecided": 0} and res.stats["matches_archive"]
+    # Each row's verdict is the score VLMEvalKit wrote beside parsed_pred.
+    stored = pl.read_excel(folder / "m_State_Invariance_details.xlsx", infer_schema_length=0)
+    assert res.rows["score"].to_list() == [1.0 if v.lower() == "true" else 0.0 for v in stored["score"].to_list()]
+    assert stored["parsed_pred"].null_count() == 2  # replies get_ans reads as no letter: wrong
+    for name in ("State_Invariance", "State_Comparison", "Spatial_Perception", "Instance_Comparison", "Detailed_Difference"):
+        entry = benchmarks.for_dataset(name)
+        assert entry.options == {"benchmark": "m4bench"} and entry.grading == "judge"
+
+
+def test_m4bench_without_details_needs_a_judge(tmp_path):
+    shutil.copy(DATA / "m4bench" / "m_State_Invariance.xlsx", tmp_path)
+    path = tmp_path / "m_State_Invariance.xlsx"
+    assert find_records(path, "tail_judged") is None
+    res = tail_judged.grade(read_result_table(path), benchmark="m4bench", recorded=None)
+    assert res.stats["decided"]["undecided"] == 16 and set(res.rows["status"]) == {"needs_judge"}

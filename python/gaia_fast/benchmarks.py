@@ -1061,6 +1061,17 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2025-07-25", "classic"),),  # 243bf74b: LLaVABench_KO added; the same report at head
             grading="judge",
         ),
+        Benchmark(
+            "m4bench",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "m4bench"},
+            datasets=(r"State_Invariance|State_Comparison|Spatial_Perception|Instance_Comparison|Detailed_Difference",),
+            # M4Bench.evaluate writes no report (it returns {"acc", "details"}): our own name.
+            report="_m4bench_acc.json",
+            description="M4Bench: the recorded judge letters (parsed_pred of {stem}_details.xlsx) against response, accuracy x 100",
+            variants=(("2025-08-13", "classic"),),  # 191dfa09: M4Bench added; the same numbers at head
+            grading="judge",
+        ),
         # --- end branch tailjudge ---
     )
 }

@@ -1,6 +1,6 @@
 """Writes the synthetic archives of this folder (result file + the judge records VLMEvalKit
 keeps beside it), in VLMEvalKit's layout. The reports beside them were then written by
-VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR"""
+VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR [m4bench]"""
 
 import pickle
 import sys
@@ -63,7 +63,7 @@ def chartmuseum(out: Path, dataset: str, judge: str) -> None:
         pickle.dump(cache, f)
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and len(sys.argv) == 2:
     out = Path(sys.argv[1])
     for sub, fn, ds, judge in (
         ("charxiv_head", charxiv, "CharXiv_descriptive_val", "gpt-4o-mini"),
@@ -72,3 +72,23 @@ if __name__ == "__main__":
     ):
         (out / sub).mkdir(parents=True, exist_ok=True)
         fn(out / sub, ds, judge)
+
+
+def m4bench(out: Path, dataset: str) -> None:
+    """A result file; the scripted judge of the README replies what follows ``JUDGE:``."""
+    n = 16
+    replies = ["(B) cat", "A", "B. dog", "C", "(D)", "Z", "none of them", "  (A) x", "D", "b", "A", "(C) y", "B", "Z", "D", "C"]
+    data = pd.DataFrame(
+        {
+            "index": list(range(n)),
+            "query": [f"Which one?\n(A) a\n(B) b\n(C) c\n(D) d {i}" for i in range(n)],
+            "response": ["B", "A", "B", "D", "D", "A", "C", "A", "D", "B", "C", "C", "B", "A", "D", "C"],
+            "prediction": [f"I think so JUDGE:{r}" for r in replies],
+        }
+    )
+    dump_xlsx(data, out / f"m_{dataset}.xlsx")
+
+
+if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "m4bench":
+    (Path(sys.argv[1]) / "m4bench").mkdir(parents=True, exist_ok=True)
+    m4bench(Path(sys.argv[1]) / "m4bench", "State_Invariance")

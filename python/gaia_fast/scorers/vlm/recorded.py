@@ -644,6 +644,17 @@ def _find_tail(path: Path, names: set[str]) -> Records | None:
         if found is not None and any(n.endswith(".pkl") for n in names):
             found.notes.append("the _{J}.pkl cache is keyed by row position, not index: not read")
         return found
+    if re.search(r"State_Invariance|State_Comparison|Spatial_Perception|Instance_Comparison|Detailed_Difference", path.stem):
+        # M4Bench: {stem}_details.{xlsx,...}, the rows plus parsed_pred (the judge's letter,
+        # or get_ans's where the judge failed) and score; no judge name in any file name.
+        files = [path.parent / f"{path.stem}_details.{ext}" for ext in _TABLE_EXT if f"{path.stem}_details.{ext}" in names]
+        notes: list[str] = []
+        for f in files:
+            res = _table_entries(f, ("parsed_pred", "score"), notes)
+            if res is not None and any("parsed_pred" in r for r in res[0].values()):
+                return Records(path, "tail_judged", None, (f,), res[0], res[1], notes)
+            notes.append(f"{f.name}: not used: it has no 'parsed_pred' column")
+        return Records(path, "tail_judged", None, (), {}, (), notes) if files else None
     if not re.search(r"ChartMuseum", path.stem):
         return None
     rx = re.compile(rf"{re.escape(path.stem)}_(?P<j>.+)\.pkl")

@@ -16,6 +16,13 @@ Reference: open-compass/VLMEvalKit (head e8e78f05).
   head): ``{stem}_{J}.pkl`` maps ``index -> (judge reply, category)``; a reply containing
   ``yes`` (any case) is right. ``{stem}_acc.csv``: per category (order of the pickle) and
   ``Overall`` the percentage right, one row, computed over the pickle's entries.
+* M4Bench (State_Invariance, State_Comparison, Spatial_Perception, Instance_Comparison,
+  Detailed_Difference; ``vlmeval/dataset/m4bench.py``, added 191dfa09, 2025-08-13, same
+  numbers to head): a judge maps every prediction to a letter (``get_ans`` of its reply; on
+  any judge error ``get_ans`` of every prediction instead); ``{stem}_details.xlsx`` keeps
+  the rows plus ``parsed_pred`` and ``score = parsed_pred == response``. ``evaluate``
+  returns ``{"acc": mean(score) * 100, "details": path}`` and writes no report: the report
+  here, ``{"acc"}``, is written under our own name ``_m4bench_acc.json``.
 """
 
 from __future__ import annotations
@@ -31,7 +38,7 @@ from gaia_fast.scorers.vlm.recorded import Records, index_key
 
 __all__ = ["BENCHMARKS", "CHARXIV_CATEGORIES", "grade"]
 
-BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum")
+BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench")
 JUDGE_POLICIES = ("auto", "none")
 
 #: ``qid2category``: (the column read, its value -> category).
@@ -109,6 +116,8 @@ def grade(
     if judge is not None:
         raise ValueError(f"{benchmark}: live judging is not supported (the judge prompt is not ported); rows without a recorded verdict are needs_judge")
     need = ["index"] + ([CHARXIV_CATEGORIES[benchmark][0]] if benchmark in CHARXIV_CATEGORIES else [])
+    if benchmark == "m4bench":
+        need.append("response")
     for name in need:
         if name not in frame.columns:
             raise ValueError(f"{benchmark}: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
@@ -122,7 +131,7 @@ def grade(
     errors: list[str] = []
     for row_no, line in enumerate(lines):
         rec = use.get(line["index"]) if use is not None else None
-        field = "response" if benchmark == "chartmuseum" else "score"
+        field = {"chartmuseum": "response", "m4bench": "parsed_pred"}.get(benchmark, "score")
         if rec is None or field not in rec:
             scores.append(None)
             cats.append(None)
@@ -131,7 +140,13 @@ def grade(
             reasons.append(f"needs_judge: {why}; not counted")
             continue
         try:
-            if benchmark == "chartmuseum":
+            if benchmark == "m4bench":
+                # parsed_pred == response (pandas: a missing parsed_pred equals nothing).
+                pred = rec["parsed_pred"]
+                hit = pred is not None and line.get("response") is not None and str(pred) == line["response"]
+                score, cat = (1.0 if hit else 0.0), "acc"
+                reasons.append(f"{who} parsed {pred!r} (answer {line.get('response')!r}): {'right' if hit else 'wrong'}")
+            elif benchmark == "chartmuseum":
                 hit = "yes" in str(rec["response"]).lower()
                 score, cat = (1.0 if hit else 0.0), str(rec.get("category"))
                 reasons.append(f"{who} replied {str(rec['response'])[:60]!r}: {'right' if hit else 'wrong'}")
@@ -171,11 +186,13 @@ def grade(
     else:
         order = [(cats[i], scores[i]) for i in kept]
         scale = 1.0
+    if benchmark == "m4bench":
+        order, scale = [("acc", scores[i]) for i in kept], 100.0
     groups: dict[str, list[float]] = {}
     for cat, s in order:
         groups.setdefault(cat, []).append(s)
     report_cols = {c: sum(v) / len(v) * scale for c, v in groups.items()}
-    if order:
+    if order and benchmark != "m4bench":
         report_cols["Overall"] = sum(s for _, s in order) / len(order) * scale
     report = _one_row(report_cols) if order else pl.DataFrame()
     n_rec = len(kept)
@@ -184,7 +201,7 @@ def grade(
     parts = [f"{who} ({n_rec} rows)"] if n_rec else []
     if undecided:
         parts.append(f"{undecided} rows undecided (needs_judge)")
-    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    archive_method = None if recorded is None or not recorded.files else (f"judge {recorded.judge}" if recorded.judge else "judge")
     correct = sum(scores[i] for i in kept)
     stats: dict[str, Any] = {
         "benchmark": benchmark,
