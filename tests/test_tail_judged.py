@@ -158,3 +158,44 @@ def test_m4bench_without_details_needs_a_judge(tmp_path):
     assert find_records(path, "tail_judged") is None
     res = tail_judged.grade(read_result_table(path), benchmark="m4bench", recorded=None)
     assert res.stats["decided"]["undecided"] == 16 and set(res.rows["status"]) == {"needs_judge"}
+
+
+def _memlens(folder: Path):
+    path = folder / "m_MemLens_32K.xlsx"
+    return tail_judged.grade(read_result_table(path), benchmark="memlens", recorded=find_records(path))
+
+
+def test_memlens_report_cell_by_cell():
+    folder = DATA / "memlens"
+    rec = find_records(folder / "m_MemLens_32K.xlsx")
+    assert (rec.judge, [p.name for p in rec.files]) == ("gpt-4o-mini", ["m_MemLens_32K_gpt-4o-mini_memlens_judge.jsonl"])
+    res = _memlens(folder)
+    theirs = pl.read_csv(folder / "m_MemLens_32K_score.csv", infer_schema_length=0)
+    assert res.report.columns == theirs.columns == ["question_type", "metric", "score", "num"]
+    assert [(a, b, float(c), int(d)) for a, b, c, d in theirs.iter_rows()] == list(res.report.iter_rows())
+    assert res.stats["decided"] == {"rules": 0, "recorded": 14, "live": 0, "undecided": 0} and res.stats["matches_archive"]
+    assert res.stats["flags"] == {}
+    # Row verdicts are the per-row detail VLMEvalKit wrote (row order, no index column).
+    detail = pl.read_excel(folder / "m_MemLens_32K_gpt-4o-mini_memlens_eval.xlsx", infer_schema_length=0)
+    assert res.rows["score"].to_list() == [float(x) for x in detail["judge_score"].to_list()]
+    assert "auto zero" in res.rows["reason"][9]
+    assert benchmarks.for_dataset("MemLens_256K").options == {"benchmark": "memlens"}
+
+
+def test_memlens_resumed_lines_and_missing_rows(tmp_path):
+    folder = tmp_path / "m"
+    shutil.copytree(DATA / "memlens", folder)
+    jsonl = folder / "m_MemLens_32K_gpt-4o-mini_memlens_judge.jsonl"
+    lines = jsonl.read_text().splitlines()
+    recs = [json.loads(x) for x in lines]
+    # A resumed run appends: the later line of an idx wins (upstream's dict fill).
+    flipped = next(r for r in recs if r["idx"] == 1) | {"judge_score": 1}
+    keep = [x for x, r in zip(lines, recs) if r["idx"] not in (12, 13)]
+    jsonl.write_text("\n".join([*keep, json.dumps(flipped)]) + "\n")
+    res = _memlens(folder)
+    assert res.rows["score"][1] == 1.0
+    assert res.stats["decided"] == {"rules": 0, "recorded": 12, "live": 0, "undecided": 2}
+    assert res.rows["status"].to_list()[12:] == ["needs_judge", "needs_judge"] and not res.stats["matches_archive"]
+    jsonl.write_text("not json\n")
+    with pytest.raises(Exception, match="line 1: not JSON"):
+        find_records(folder / "m_MemLens_32K.xlsx")

@@ -1072,6 +1072,16 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2025-08-13", "classic"),),  # 191dfa09: M4Bench added; the same numbers at head
             grading="judge",
         ),
+        Benchmark(
+            "memlens",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "memlens"},
+            datasets=(r"MemLens_(32K|64K|128K|256K)",),
+            report="_score.csv",
+            description="MemLens: the recorded judge scores ({stem}_{J}_memlens_judge.jsonl, by row position), accuracy overall and per question_type",
+            variants=(("2026-07-03", "classic"),),  # 3fb3b5bd: MemLens added; unchanged at head
+            grading="judge",
+        ),
         # --- end branch tailjudge ---
     )
 }

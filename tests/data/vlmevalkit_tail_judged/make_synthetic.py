@@ -1,6 +1,6 @@
 """Writes the synthetic archives of this folder (result file + the judge records VLMEvalKit
 keeps beside it), in VLMEvalKit's layout. The reports beside them were then written by
-VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR [m4bench]"""
+VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR [m4bench|memlens]"""
 
 import pickle
 import sys
@@ -92,3 +92,32 @@ def m4bench(out: Path, dataset: str) -> None:
 if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "m4bench":
     (Path(sys.argv[1]) / "m4bench").mkdir(parents=True, exist_ok=True)
     m4bench(Path(sys.argv[1]) / "m4bench", "State_Invariance")
+
+
+def memlens(out: Path, dataset: str) -> None:
+    """A result file; the scripted judge of the README reads the verdict the answer carries."""
+    types = ["temporal_reasoning", "answer_refusal", "knowledge_update", None, "multi_session"]
+    words = ["RIGHT", "wrong", "POINT", "SCORE2", "nope", "RIGHT", "RIGHT", "no"]
+    rows = []
+    for i in range(14):
+        pred = f"answer {i} {words[i % 8]}"
+        if i == 9:
+            pred = "RIGHT " + "blah " * 600  # over 500 words: 0 without asking the judge
+        rows.append(
+            {
+                "index": 500 + i,
+                "question_id": f"0x{i:04x}" if i % 3 else None,
+                "question": f"What happened {i}?",
+                "question_type": types[i % 5],
+                "question_subtype": "sub",
+                "old_answer": "old" if i % 5 == 2 else None,
+                "answer": f"ref {i}",
+                "prediction": pred,
+            }
+        )
+    dump_xlsx(pd.DataFrame(rows), out / f"m_{dataset}.xlsx")
+
+
+if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "memlens":
+    (Path(sys.argv[1]) / "memlens").mkdir(parents=True, exist_ok=True)
+    memlens(Path(sys.argv[1]) / "memlens", "MemLens_32K")

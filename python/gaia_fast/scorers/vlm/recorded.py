@@ -655,6 +655,8 @@ def _find_tail(path: Path, names: set[str]) -> Records | None:
                 return Records(path, "tail_judged", None, (f,), res[0], res[1], notes)
             notes.append(f"{f.name}: not used: it has no 'parsed_pred' column")
         return Records(path, "tail_judged", None, (), {}, (), notes) if files else None
+    if re.search(r"MemLens", path.stem):
+        return _find_memlens(path, names)
     if not re.search(r"ChartMuseum", path.stem):
         return None
     rx = re.compile(rf"{re.escape(path.stem)}_(?P<j>.+)\.pkl")
@@ -679,6 +681,36 @@ def _find_tail(path: Path, names: set[str]) -> Records | None:
             notes.append(f"{f.name}: index {key}: the record is not a (reply, category) pair; not used")
             continue
         entries[key] = {"response": v[0], "category": v[1]}
+    return Records(path, "tail_judged", judge, (f,), entries, (), notes)
+
+
+def _find_memlens(path: Path, names: set[str]) -> Records | None:
+    """MemLens: ``{stem}_{J}_memlens_judge.jsonl``, one JSON object a line (``idx``: the row
+    position, ``question_id``, ``question_type``, ``judge_score``, ...); a later line of the
+    same ``idx`` replaces an earlier one, as upstream reads it. Keyed by row position."""
+    rx = re.compile(rf"{re.escape(path.stem)}_(?P<j>.+)_memlens_judge\.jsonl")
+    by_judge = {m.group("j"): path.parent / n for n in sorted(names) if (m := rx.fullmatch(n))}
+    if not by_judge:
+        return None
+    notes: list[str] = []
+    judge = max(by_judge, key=lambda j: (_newest([by_judge[j]]), j))
+    if len(by_judge) > 1:
+        notes.append(f"records of several judges beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
+    f = by_judge[judge]
+    entries: dict[str, dict[str, Any]] = {}
+    try:
+        lines = f.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f, f"cannot read: {e}") from None
+    for n, line in enumerate(lines, 1):
+        try:
+            rec = json.loads(line)
+        except ValueError as e:
+            raise InputError(f, f"line {n}: not JSON ({e})") from None
+        if not isinstance(rec, dict) or not isinstance(rec.get("idx"), int) or "judge_score" not in rec:
+            raise InputError(f, f"line {n}: not a MemLens judge record (an object with an integer 'idx' and 'judge_score')")
+        entries[str(rec["idx"])] = rec
+    notes.append("keyed by row position (idx), not by index")
     return Records(path, "tail_judged", judge, (f,), entries, (), notes)
 
 

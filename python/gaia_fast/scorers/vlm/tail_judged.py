@@ -23,6 +23,12 @@ Reference: open-compass/VLMEvalKit (head e8e78f05).
   the rows plus ``parsed_pred`` and ``score = parsed_pred == response``. ``evaluate``
   returns ``{"acc": mean(score) * 100, "details": path}`` and writes no report: the report
   here, ``{"acc"}``, is written under our own name ``_m4bench_acc.json``.
+* MemLens (``vlmeval/dataset/memlens.py`` + ``utils/memlens_utils.py``, added 3fb3b5bd,
+  2026-07-03, unchanged to head): the judge's 0/1 per row in
+  ``{stem}_{J}_memlens_judge.jsonl`` (keyed by row position ``idx``; answers over 500 words
+  are 0 without asking it, also recorded). ``{stem}_score.csv``: ``question_type, metric,
+  score, num``: ``overall`` then each recorded ``question_type`` sorted, ``score`` the
+  fraction right.
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ from gaia_fast.scorers.vlm.recorded import Records, index_key
 
 __all__ = ["BENCHMARKS", "CHARXIV_CATEGORIES", "grade"]
 
-BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench")
+BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench", "memlens")
 JUDGE_POLICIES = ("auto", "none")
 
 #: ``qid2category``: (the column read, its value -> category).
@@ -115,6 +121,8 @@ def grade(
         raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
     if judge is not None:
         raise ValueError(f"{benchmark}: live judging is not supported (the judge prompt is not ported); rows without a recorded verdict are needs_judge")
+    if benchmark == "memlens":
+        return _grade_memlens(frame, recorded, judge_policy)
     need = ["index"] + ([CHARXIV_CATEGORIES[benchmark][0]] if benchmark in CHARXIV_CATEGORIES else [])
     if benchmark == "m4bench":
         need.append("response")
@@ -222,6 +230,88 @@ def grade(
         "judge": False,
         "crashed_rows": len(errors),
         "reference_error": f"{benchmark}: {errors[0]}; left out" if errors else None,
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+def _cell_str(value: str | None, default: str) -> str:
+    """``cell_str``: the cell's text, ``default`` for a missing one."""
+    return default if value is None else value
+
+
+def _grade_memlens(frame: pl.DataFrame, recorded: Records | None, judge_policy: str) -> GradeResult:
+    if "index" not in frame.columns and "question_id" not in frame.columns:
+        raise ValueError(f"memlens: the result table has neither 'question_id' nor 'index' (columns: {sorted(frame.columns)})")
+    use = recorded if judge_policy == "auto" else None
+    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    cols = [c for c in ("index", "question_id", "question_type") if c in frame.columns]
+    lines = frame.select(pl.col(c).cast(pl.String) for c in cols).to_dicts()
+    scores: list[float | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    kept: list[tuple[str, int]] = []
+    misaligned = 0
+    for row_no, line in enumerate(lines):
+        rec = use.entries.get(str(row_no)) if use is not None else None
+        if rec is None:
+            scores.append(None)
+            status.append("needs_judge")
+            why = "--judge none" if judge_policy == "none" else f"no recorded judge line for row position {row_no}"
+            reasons.append(f"needs_judge: {why}; not counted")
+            continue
+        qid = _cell_str(line.get("question_id"), _cell_str(line.get("index"), ""))
+        if str(rec.get("question_id")) != qid:
+            misaligned += 1  # upstream pairs by position whatever the ids say
+        score = rec["judge_score"]
+        kept.append((str(rec.get("question_type")), score))
+        scores.append(float(score))
+        status.append("ok")
+        reasons.append(f"{who}: judge_score {score}" + (" (auto zero: over 500 words)" if rec.get("auto_zero") else ""))
+    rows = frame.with_columns(
+        pl.Series("score", scores, pl.Float64), pl.Series("status", status, pl.String), pl.Series("reason", reasons, pl.String)
+    )
+    report_rows: list[tuple[str, str, float, int]] = []
+    if kept:
+        total = len(kept)
+        report_rows.append(("overall", "accuracy", sum(s for _, s in kept) / total, total))
+        by_type: dict[str, list[int]] = {}
+        for t, s in kept:
+            by_type.setdefault(t, []).append(s)
+        for t in sorted(by_type):
+            report_rows.append((t, "accuracy", sum(by_type[t]) / len(by_type[t]), len(by_type[t])))
+    report = pl.DataFrame(
+        report_rows, schema={"question_type": pl.String, "metric": pl.String, "score": pl.Float64, "num": pl.Int64}, orient="row"
+    )
+    undecided = status.count("needs_judge")
+    decided = {"rules": 0, "recorded": len(kept), "live": 0, "undecided": undecided}
+    parts = [f"{who} ({len(kept)} rows)"] if kept else []
+    if undecided:
+        parts.append(f"{undecided} rows undecided (needs_judge)")
+    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    extra = 0 if use is None else sum(1 for k in use.entries if not (k.isdigit() and int(k) < frame.height))
+    correct = float(sum(s for _, s in kept))
+    flags = {k: v for k, v in (("records_misaligned", misaligned), ("records_without_row", extra)) if v}
+    stats: dict[str, Any] = {
+        "benchmark": "memlens",
+        "variant": "classic",
+        "rows": frame.height,
+        "tasks": len(kept),
+        "correct": correct,
+        "accuracy": correct / len(kept) if kept else math.nan,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": " + ".join(parts) or "no rows",
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0,
+        "records_without_row": extra,
+        "flags": flags,
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": 0,
+        "reference_error": None,
     }
     if recorded is not None:
         stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
