@@ -199,3 +199,40 @@ def test_memlens_resumed_lines_and_missing_rows(tmp_path):
     jsonl.write_text("not json\n")
     with pytest.raises(Exception, match="line 1: not JSON"):
         find_records(folder / "m_MemLens_32K.xlsx")
+
+
+@pytest.mark.parametrize(("folder", "bench", "name"), [("dude", "dude", "m_DUDE"), ("slidevqa", "slidevqa", "m_SLIDEVQA")])
+def test_docqa_report_cell_by_cell(folder, bench, name):
+    path = DATA / folder / f"{name}.xlsx"
+    rec = find_records(path)
+    assert (rec.kind, rec.judge, [p.name for p in rec.files]) == ("tail_judged", "gpt-4o", [f"{name}_gpt-4o.xlsx"])
+    res = tail_judged.grade(read_result_table(path), benchmark=bench, recorded=rec)
+    theirs = pl.read_csv(DATA / folder / f"{name}_gpt-4o_score.csv", infer_schema_length=0)
+    assert res.report.columns == theirs.columns
+    assert [(a, int(b), float(c)) for a, b, c in theirs.iter_rows()] == list(res.report.iter_rows())
+    assert res.stats["decided"] == {"rules": 0, "recorded": 12, "live": 0, "undecided": 0} and res.stats["matches_archive"]
+    # DUDE_acc / SlideVQA_acc wrote each row's anls back into the judge table.
+    stored = pl.read_excel(DATA / folder / f"{name}_gpt-4o.xlsx", infer_schema_length=0)
+    # (the xlsx text of a float keeps nine digits)
+    assert res.rows["score"].to_list() == pytest.approx([float(x) for x in stored["score" if bench == "dude" else "anls"].to_list()], abs=1e-9)
+    entry = benchmarks.for_dataset(name[2:])
+    assert entry.options == {"benchmark": bench} and benchmarks.for_dataset(name[2:] + "_MINI") is entry
+
+
+def test_anls_rules():
+    # Lengths after upper(): "ß" counts two there, so "straße" vs "strasse" is 1 - 2/7.
+    assert tail_judged.anls_compute("straße", "strasse") == 1 - 2 / 7
+    assert tail_judged.anls_compute("abcd", "abxy") == 0.0  # 0.5 is not above the threshold
+    assert tail_judged.anls_compute("", "") == 1.0
+    assert tail_judged.slidevqa_f1("a b c", "c b a a") == pytest.approx(8 / 7)  # repeats count in precision
+
+
+def test_dude_empty_pred_is_an_upstream_crash(tmp_path):
+    folder = tmp_path / "m"
+    shutil.copytree(DATA / "dude", folder)
+    table = pl.read_excel(folder / "m_DUDE_gpt-4o.xlsx", infer_schema_length=0)
+    table.with_columns(pl.when(pl.col("index") == "11").then(pl.lit("NA")).otherwise(pl.col("pred")).alias("pred")).write_excel(folder / "m_DUDE_gpt-4o.xlsx")
+    path = folder / "m_DUDE.xlsx"
+    res = tail_judged.grade(read_result_table(path), benchmark="dude", recorded=find_records(path))
+    assert res.rows["status"][1] == "error" and "AttributeError" in res.stats["reference_error"]
+    assert not res.stats["matches_archive"] and res.report["num"][0] == 11

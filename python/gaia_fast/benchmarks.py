@@ -1082,6 +1082,27 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-07-03", "classic"),),  # 3fb3b5bd: MemLens added; unchanged at head
             grading="judge",
         ),
+        Benchmark(
+            "dude",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "dude"},
+            datasets=(r"DUDE(_MINI)?",),
+            # {stem}_{J}_score.csv, J = judge_kwargs['model'] (found under the records' judge).
+            report="_score.csv",
+            description="DUDE: the recorded judge extractions (pred of {stem}_{J}.xlsx), MMLongBench's anls_compute, DUDE_acc",
+            variants=(("2024-08-07", "classic"),),  # ec176904: DUDE added; the same numbers at head
+            grading="judge",
+        ),
+        Benchmark(
+            "slidevqa",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "slidevqa"},
+            datasets=(r"SLIDEVQA(_MINI)?",),
+            report="_score.csv",
+            description="SlideVQA: the recorded judge extractions (pred of {stem}_{J}.xlsx), anls / EM / bag-of-words F1, SlideVQA_acc",
+            variants=(("2024-08-07", "classic"),),  # ec176904: SlideVQA added; the same numbers at head
+            grading="judge",
+        ),
         # --- end branch tailjudge ---
     )
 }

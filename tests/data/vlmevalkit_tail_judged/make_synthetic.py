@@ -1,6 +1,6 @@
 """Writes the synthetic archives of this folder (result file + the judge records VLMEvalKit
 keeps beside it), in VLMEvalKit's layout. The reports beside them were then written by
-VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR [m4bench|memlens]"""
+VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR [m4bench|memlens|docqa]"""
 
 import pickle
 import sys
@@ -121,3 +121,33 @@ def memlens(out: Path, dataset: str) -> None:
 if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "memlens":
     (Path(sys.argv[1]) / "memlens").mkdir(parents=True, exist_ok=True)
     memlens(Path(sys.argv[1]) / "memlens", "MemLens_32K")
+
+
+def docqa(out: Path, dataset: str, judge: str) -> None:
+    """DUDE / SLIDEVQA: the result file and ``{stem}_{J}.xlsx`` (rows + res, log, pred) as
+    ``MMLongBench_auxeval`` fills it (``pred``: the text after "Extracted answer:")."""
+    answers = ["Paris", "42", None, "Straße", "The Quick Fox", "1,000", "İstanbul", "blue\nsky", "Not answerable", "3.5%", "a b c", "x"]
+    preds = ["paris", "42.0", "Not answerable", "STRASSE", "the quick brown fox", "1000", "istanbul", "blue sky", "None", "3.5", "c b a a", ""]
+    if dataset.startswith("DUDE"):
+        preds[8], preds[11] = "not answerable", "y"  # DUDE_acc cannot read an empty pred
+    stem = f"m_{dataset}"
+    data = pd.DataFrame(
+        {
+            "index": [10 * i + 1 for i in range(len(answers))],
+            "question": [f"q{i}" for i in range(len(answers))],
+            "answer": answers,
+            "prediction": [f"The answer is {p}" for p in preds],
+        }
+    )
+    dump_xlsx(data, out / f"{stem}.xlsx")
+    judged = data.copy()
+    judged["res"] = [f"Extracted answer: {p}\nAnswer format: String" for p in preds]
+    judged["log"] = "Succeed"
+    judged["pred"] = preds
+    dump_xlsx(judged, out / f"{stem}_{judge}.xlsx")
+
+
+if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "docqa":
+    for ds in ("DUDE", "SLIDEVQA"):
+        (Path(sys.argv[1]) / ds.lower()).mkdir(parents=True, exist_ok=True)
+        docqa(Path(sys.argv[1]) / ds.lower(), ds, "gpt-4o")

@@ -29,6 +29,17 @@ Reference: open-compass/VLMEvalKit (head e8e78f05).
   are 0 without asking it, also recorded). ``{stem}_score.csv``: ``question_type, metric,
   score, num``: ``overall`` then each recorded ``question_type`` sorted, ``score`` the
   fraction right.
+* DUDE / SlideVQA (``vlmeval/dataset/dude.py``, ``slidevqa.py``, added ec176904,
+  2024-08-07, the same numbers to head): the judge extracts each row's answer
+  (``MMLongBench_auxeval``: ``pred``, recorded with ``res``, ``log`` in ``{stem}_{J}.xlsx``),
+  then rules score it against ``answer`` (NaN -> ``Not answerable``), both lowercased:
+  ``anls_compute`` (MMLongBench's: ``1 - levenshtein / max(len(gt.upper()),
+  len(pred.upper()))``, 0 at or below 0.5). DUDE: ``{stem}_{J}_score.csv`` = ``category,
+  num, avg_score`` (``anls``); a missing ``pred`` crashes ``DUDE_acc`` (NaN has no
+  ``lower``). SlideVQA: the answer loses its newlines, ``pred`` is ``str()``-ed, and the
+  report is ``category, num, avg`` for ``anls``, ``EM`` (stripped equality) and ``F1``
+  (bag-of-words ``get_f1``). Cells are read as pandas reads them (its NA words are NaN);
+  a cell the xlsx holds as a number is taken as its text (upstream would crash on it).
 """
 
 from __future__ import annotations
@@ -44,7 +55,7 @@ from gaia_fast.scorers.vlm.recorded import Records, index_key
 
 __all__ = ["BENCHMARKS", "CHARXIV_CATEGORIES", "grade"]
 
-BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench", "memlens")
+BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench", "memlens", "dude", "slidevqa")
 JUDGE_POLICIES = ("auto", "none")
 
 #: ``qid2category``: (the column read, its value -> category).
@@ -123,6 +134,8 @@ def grade(
         raise ValueError(f"{benchmark}: live judging is not supported (the judge prompt is not ported); rows without a recorded verdict are needs_judge")
     if benchmark == "memlens":
         return _grade_memlens(frame, recorded, judge_policy)
+    if benchmark in ("dude", "slidevqa"):
+        return _grade_doc(frame, benchmark, recorded, judge_policy)
     need = ["index"] + ([CHARXIV_CATEGORIES[benchmark][0]] if benchmark in CHARXIV_CATEGORIES else [])
     if benchmark == "m4bench":
         need.append("response")
@@ -312,6 +325,139 @@ def _grade_memlens(frame: pl.DataFrame, recorded: Records | None, judge_policy: 
         "judge": False,
         "crashed_rows": 0,
         "reference_error": None,
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+def levenshtein_distance(s1: str, s2: str) -> int:
+    """``vqa_eval.levenshtein_distance`` (code points, the shorter string inside)."""
+    if len(s1) > len(s2):
+        s1, s2 = s2, s1
+    distances = list(range(len(s1) + 1))
+    for i2, c2 in enumerate(s2):
+        row = [i2 + 1]
+        for i1, c1 in enumerate(s1):
+            row.append(distances[i1] if c1 == c2 else 1 + min(distances[i1], distances[i1 + 1], row[-1]))
+        distances = row
+    return distances[-1]
+
+
+def anls_compute(groundtruth: str, prediction: str, threshold: float = 0.5) -> float:
+    """MMLongBench's ``anls_compute`` (no whitespace folding; lengths after ``upper()``)."""
+    dist = levenshtein_distance(groundtruth, prediction)
+    length = max(len(groundtruth.upper()), len(prediction.upper()))
+    value = 0.0 if length == 0 else float(dist) / float(length)
+    anls = 1.0 - value
+    return 0.0 if anls <= threshold else anls
+
+
+def slidevqa_f1(gt: str, pred: str) -> float:
+    """SlideVQA's ``get_f1``: bag-of-words recall / precision (repeats counted)."""
+    gt_bow, pred_bow = gt.strip().split(), pred.strip().split()
+    if not gt_bow or not pred_bow:
+        return 0.0
+    common = len([p for p in pred_bow if p in gt_bow])
+    recall, precision = common / len(gt_bow), common / len(pred_bow)
+    return 2 * recall * precision / (recall + precision) if (recall + precision) > 1e-4 else 0.0
+
+
+def _grade_doc(frame: pl.DataFrame, bench: str, recorded: Records | None, judge_policy: str) -> GradeResult:
+    from gaia_fast.scorers.vlm._pandas import PANDAS_NA
+
+    for name in ("index", "answer"):
+        if name not in frame.columns:
+            raise ValueError(f"{bench}: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+    na = frozenset(PANDAS_NA)
+    use = recorded if judge_policy == "auto" else None
+    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    lines = frame.select(pl.col(c).cast(pl.String) for c in ("index", "answer")).to_dicts()
+    scores: list[float | None] = []
+    preds: list[str | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    kept: list[tuple[float, float, float]] = []  # anls, em, f1
+    errors: list[str] = []
+    for row_no, line in enumerate(lines):
+        rec = use.get(line["index"]) if use is not None else None
+        if rec is None or "pred" not in rec:
+            scores.append(None)
+            preds.append(None)
+            status.append("needs_judge")
+            why = "--judge none" if judge_policy == "none" else "no recorded extraction (pred) for this index"
+            reasons.append(f"needs_judge: {why}; not counted")
+            continue
+        raw = rec["pred"]
+        pred = None if raw is None or str(raw) in na else str(raw)
+        ans = line.get("answer")
+        answer = "Not answerable" if ans is None or ans in na else ans
+        if bench == "dude":
+            if pred is None:
+                scores.append(None)
+                preds.append(None)
+                status.append("error")
+                msg = f"row {row_no + 2}: the recorded pred is empty (NaN): DUDE_acc's pred.lower() raises AttributeError upstream"
+                reasons.append(f"error: {msg}")
+                errors.append(msg)
+                continue
+            a, p = answer.lower(), pred.lower()
+            anls, em, f1 = anls_compute(a, p), 0.0, 0.0
+        else:
+            a, p = answer.replace("\n", "").lower(), ("nan" if pred is None else pred).lower()
+            anls, em, f1 = anls_compute(a, p), float(a.strip() == p.strip()), slidevqa_f1(a, p)
+        kept.append((anls, em, f1))
+        scores.append(anls)
+        preds.append(pred)
+        status.append("ok")
+        reasons.append(f"{who} extracted {pred!r}: anls {anls:.4g}" + (f", em {em:g}, f1 {f1:.4g}" if bench == "slidevqa" else ""))
+    rows = frame.with_columns(
+        pl.Series("pred", preds, pl.String),
+        pl.Series("score", scores, pl.Float64),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    n = len(kept)
+    if not n:
+        report = pl.DataFrame()
+    elif bench == "dude":
+        total = 0.0
+        for anls, _, _ in kept:
+            total += anls  # upstream's running sum, in row order
+        report = pl.DataFrame({"category": ["anls"], "num": [n], "avg_score": [total / n]})
+    else:
+        report = pl.DataFrame(
+            {
+                "category": ["anls", "EM", "F1"],
+                "num": [n, n, n],
+                "avg": [sum(k[0] for k in kept) / n, sum(k[1] for k in kept) / n, sum(k[2] for k in kept) / n],
+            }
+        )
+    undecided = status.count("needs_judge")
+    decided = {"rules": 0, "recorded": n, "live": 0, "undecided": undecided}
+    parts = [f"{who} extractions + anls rules ({n} rows)"] if n else []
+    if undecided:
+        parts.append(f"{undecided} rows undecided (needs_judge)")
+    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    correct = sum(k[0] for k in kept)
+    stats: dict[str, Any] = {
+        "benchmark": bench,
+        "variant": "classic",
+        "rows": frame.height,
+        "tasks": n,
+        "correct": float(correct),
+        "accuracy": correct / n if n else math.nan,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": " + ".join(parts) or "no rows",
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0 and not errors,
+        "flags": {},
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": len(errors),
+        "reference_error": f"{bench}: {errors[0]}; upstream's report fails here" if errors else None,
     }
     if recorded is not None:
         stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
