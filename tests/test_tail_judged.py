@@ -236,3 +236,31 @@ def test_dude_empty_pred_is_an_upstream_crash(tmp_path):
     res = tail_judged.grade(read_result_table(path), benchmark="dude", recorded=find_records(path))
     assert res.rows["status"][1] == "error" and "AttributeError" in res.stats["reference_error"]
     assert not res.stats["matches_archive"] and res.report["num"][0] == 11
+
+
+@pytest.mark.parametrize(("folder", "variant"), [("sfe_head", "classic"), ("sfe_2025_06", "2025-06")])
+def test_sfe_report_cell_by_cell(folder, variant):
+    path = DATA / folder / "m_SFE.xlsx"
+    rec = find_records(path)
+    assert [p.name for p in rec.files] == ["m_SFE_judge.xlsx", "m_SFE_tmp.pkl"]
+    res = tail_judged.grade(read_result_table(path), benchmark="sfe", recorded=rec, variant=variant)
+    theirs = pl.read_csv(DATA / folder / "m_SFE_score.csv", infer_schema_length=0)
+    assert res.report.columns == theirs.columns
+    # Upstream lists splits in set order: compared by split. Empty cells are NaN (no rows).
+    ours = {r[0]: r[1:] for r in res.report.iter_rows()}
+    for row in theirs.iter_rows():
+        mine = ours[row[0]]
+        assert [(x if x == x else None) for x in mine] == [float(v) if v else None for v in row[1:]], row[0]
+    assert res.stats["decided"] == {"rules": 0, "recorded": 14, "live": 0, "undecided": 0} and res.stats["matches_archive"]
+    entry = benchmarks.for_dataset("SFE-zh")
+    assert entry.options == {"benchmark": "sfe"} and [entry.variant_on(d) for d in ("2025-06-20", "2026-01-01")] == ["2025-06", "classic"]
+
+
+def test_sfe_circular_groups_score_on_their_main_row():
+    frame = pl.DataFrame({"index": ["1", "2", "3", "4"], "g_index": ["1", "1", "3", "3"], "prediction": ["p"] * 4})
+    from gaia_fast.scorers.vlm.recorded import Records
+
+    rec = Records(Path("m_SFE.xlsx"), "tail_judged", None, (Path("m_SFE_judge.xlsx"),), {"1": {"score": 4.5}, "3": {"score": 9}})
+    res = tail_judged.grade(frame, benchmark="sfe", recorded=rec)
+    assert res.rows["status"].to_list() == ["ok", "grouped", "ok", "grouped"]
+    assert res.report.to_dicts() == [{"split": "none", "Overall": (4.5 + 9) / 2 / 9 * 100}]

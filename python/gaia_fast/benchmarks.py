@@ -1103,6 +1103,17 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2024-08-07", "classic"),),  # ec176904: SlideVQA added; the same numbers at head
             grading="judge",
         ),
+        Benchmark(
+            "sfe",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "sfe"},
+            datasets=(r"SFE(-zh)?",),
+            report="_score.csv",
+            description="SFE: the recorded judge scores 0-9 ({stem}_judge.xlsx / _tmp.pkl), report_score per split and category",
+            # 00b7545f (2025-06-18): SFE added, report_score's raw mean; e72ba807 (2025-06-25): / 9 * 100.
+            variants=(("2025-06-18", "2025-06"), ("2025-06-25", "classic")),
+            grading="judge",
+        ),
         # --- end branch tailjudge ---
     )
 }

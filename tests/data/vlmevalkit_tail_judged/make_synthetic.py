@@ -1,6 +1,6 @@
 """Writes the synthetic archives of this folder (result file + the judge records VLMEvalKit
 keeps beside it), in VLMEvalKit's layout. The reports beside them were then written by
-VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR [m4bench|memlens|docqa]"""
+VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR [m4bench|memlens|docqa|sfe]"""
 
 import pickle
 import sys
@@ -151,3 +151,25 @@ if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "docqa":
     for ds in ("DUDE", "SLIDEVQA"):
         (Path(sys.argv[1]) / ds.lower()).mkdir(parents=True, exist_ok=True)
         docqa(Path(sys.argv[1]) / ds.lower(), ds, "gpt-4o")
+
+
+def sfe(out: Path, dataset: str) -> None:
+    """Rows whose prediction carries the digit the scripted judge replies (``SCORE=d``)."""
+    digits = ["9", "0", "5", "7", "x", "3", "9", "1", "8", "2", "6", "4", "9", "0"]
+    n = len(digits)
+    data = pd.DataFrame(
+        {
+            "index": [100 + i for i in range(n)],
+            "question": [f"q{i}" for i in range(n)],
+            "answer": [f"a{i}" for i in range(n)],
+            "category": [["chemistry", "astronomy", "earth", "life"][i % 4] for i in range(n)],
+            "split": [["E", "C"][(i // 2) % 2] for i in range(n)],
+            "prediction": [f"reasoning ... SCORE={d}" for d in digits],
+        }
+    )
+    dump_xlsx(data, out / f"m_{dataset}.xlsx")
+
+
+if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "sfe":
+    (Path(sys.argv[1]) / "sfe").mkdir(parents=True, exist_ok=True)
+    sfe(Path(sys.argv[1]) / "sfe", "SFE")

@@ -660,6 +660,8 @@ def _find_tail(path: Path, names: set[str]) -> Records | None:
         return _find_judged(path, names, ("pred", "res", "log"), "tail_judged")
     if re.search(r"MemLens", path.stem):
         return _find_memlens(path, names)
+    if re.search(r"SFE", path.stem):
+        return _find_sfe(path, names)
     if not re.search(r"ChartMuseum", path.stem):
         return None
     rx = re.compile(rf"{re.escape(path.stem)}_(?P<j>.+)\.pkl")
@@ -685,6 +687,34 @@ def _find_tail(path: Path, names: set[str]) -> Records | None:
             continue
         entries[key] = {"response": v[0], "category": v[1]}
     return Records(path, "tail_judged", judge, (f,), entries, (), notes)
+
+
+def _find_sfe(path: Path, names: set[str]) -> Records | None:
+    """SFE: ``{stem}_judge.{xlsx,...}`` (the main rows plus ``score``), then ``{stem}_tmp.pkl``
+    (``index -> {"score", "log"}``) for indexes the table lacks; the judge is not named."""
+    stem = path.stem
+    files = [path.parent / f"{stem}_judge.{ext}" for ext in _TABLE_EXT if f"{stem}_judge.{ext}" in names]
+    files += [path.parent / f"{stem}_tmp.pkl"] if f"{stem}_tmp.pkl" in names else []
+    if not files:
+        return None
+    notes: list[str] = []
+    entries: dict[str, dict[str, Any]] = {}
+    used: list[Path] = []
+    columns: tuple[str, ...] = ()
+    for f in files:
+        if f.suffix == ".pkl":
+            got = _pickle_entries(f, notes, fields=("score", "log"))
+        else:
+            res = _table_entries(f, ("score", "log"), notes)
+            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
+        if got is not None and not any("score" in r for r in got.values()):
+            notes.append(f"{f.name}: not used: it has no 'score'")
+            got = None
+        if got is None:
+            continue
+        _merge(entries, got, f.name, notes, ("score",))
+        used.append(f)
+    return Records(path, "tail_judged", None, tuple(used), entries, columns, notes)
 
 
 def _find_memlens(path: Path, names: set[str]) -> Records | None:

@@ -40,6 +40,13 @@ Reference: open-compass/VLMEvalKit (head e8e78f05).
   report is ``category, num, avg`` for ``anls``, ``EM`` (stripped equality) and ``F1``
   (bag-of-words ``get_f1``). Cells are read as pandas reads them (its NA words are NaN);
   a cell the xlsx holds as a number is taken as its text (upstream would crash on it).
+* SFE / SFE-zh (``vlmeval/dataset/sfebench.py``, added 00b7545f, 2025-06-18): the judge
+  scores each row 0-9 (circular sets: one score per ``g_index`` group, on its main row);
+  ``{stem}_judge.xlsx`` (main rows + ``score``) and ``{stem}_tmp.pkl`` (``index -> {score,
+  log}``). ``report_score``: one row per ``split`` (``none`` without the column; upstream
+  lists splits in ``set`` order, sorted here), ``Overall`` then each ``category`` sorted:
+  ``np.mean(score)`` (variant ``2025-06``), from e72ba807 (2025-06-25) ``/ 9 * 100``
+  (``classic``). Report ``{stem}_score.csv``.
 """
 
 from __future__ import annotations
@@ -55,7 +62,7 @@ from gaia_fast.scorers.vlm.recorded import Records, index_key
 
 __all__ = ["BENCHMARKS", "CHARXIV_CATEGORIES", "grade"]
 
-BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench", "memlens", "dude", "slidevqa")
+BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench", "memlens", "dude", "slidevqa", "sfe")
 JUDGE_POLICIES = ("auto", "none")
 
 #: ``qid2category``: (the column read, its value -> category).
@@ -124,7 +131,7 @@ def grade(
     frame = _check_frame(frame)
     if benchmark not in BENCHMARKS:
         raise ValueError(f"unknown benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
-    if variant not in (None, "classic"):
+    if variant not in (None, "classic") and benchmark != "sfe":
         raise ValueError(f"{benchmark} has one rule (variant 'classic'), not {variant!r}")
     if judge_policy not in JUDGE_POLICIES:
         raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
@@ -134,6 +141,10 @@ def grade(
         raise ValueError(f"{benchmark}: live judging is not supported (the judge prompt is not ported); rows without a recorded verdict are needs_judge")
     if benchmark == "memlens":
         return _grade_memlens(frame, recorded, judge_policy)
+    if benchmark == "sfe":
+        if variant not in (None, "classic", "2025-06"):
+            raise ValueError(f"sfe variants are '2025-06' and 'classic', not {variant!r}")
+        return _grade_sfe(frame, recorded, judge_policy, variant or "classic")
     if benchmark in ("dude", "slidevqa"):
         return _grade_doc(frame, benchmark, recorded, judge_policy)
     need = ["index"] + ([CHARXIV_CATEGORIES[benchmark][0]] if benchmark in CHARXIV_CATEGORIES else [])
@@ -458,6 +469,94 @@ def _grade_doc(frame: pl.DataFrame, bench: str, recorded: Records | None, judge_
         "judge": False,
         "crashed_rows": len(errors),
         "reference_error": f"{bench}: {errors[0]}; upstream's report fails here" if errors else None,
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+def _grade_sfe(frame: pl.DataFrame, recorded: Records | None, judge_policy: str, variant: str) -> GradeResult:
+    from gaia_fast.scorers.vlm.vqa import np_mean
+
+    if "index" not in frame.columns:
+        raise ValueError(f"sfe: the result table has no 'index' column (columns: {sorted(frame.columns)})")
+    use = recorded if judge_policy == "auto" else None
+    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    cols = [c for c in ("index", "g_index", "split", "category") if c in frame.columns]
+    lines = frame.select(pl.col(c).cast(pl.String) for c in cols).to_dicts()
+    circular = "g_index" in frame.columns
+    scores: list[float | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    kept: list[dict[str, Any]] = []
+    errors: list[str] = []
+    for row_no, line in enumerate(lines):
+        if circular and index_key(line.get("g_index")) != index_key(line.get("index")):
+            scores.append(None)
+            status.append("grouped")
+            reasons.append(f"grouped: scored with its main row (g_index {line.get('g_index')})")
+            continue
+        rec = use.get(line["index"]) if use is not None else None
+        if rec is None or rec.get("score") is None:
+            scores.append(None)
+            status.append("needs_judge")
+            why = "--judge none" if judge_policy == "none" else "no recorded judge score for this index"
+            reasons.append(f"needs_judge: {why}; not counted")
+            continue
+        try:
+            score = _number(rec["score"], "score")
+        except _Crash as e:
+            scores.append(None)
+            status.append("error")
+            reasons.append(f"error: {e}")
+            errors.append(f"row {row_no + 2}: {e}")
+            continue
+        kept.append({"split": line.get("split", "none"), "category": line.get("category"), "score": score})
+        scores.append(score)
+        status.append("ok")
+        reasons.append(f"{who} scored {score:g} of 9")
+    rows = frame.with_columns(
+        pl.Series("score", scores, pl.Float64), pl.Series("status", status, pl.String), pl.Series("reason", reasons, pl.String)
+    )
+    scale = (lambda m: m / 9 * 100) if variant == "classic" else (lambda m: m)
+    report = pl.DataFrame()
+    if kept:
+        if any(k["split"] is None for k in kept) or ("category" in frame.columns and any(k["category"] is None for k in kept)):
+            errors.append("a split or category is empty (NaN): upstream's set/sort of them fails or splits it off")
+        else:
+            splits = sorted({k["split"] for k in kept})
+            data: dict[str, list[Any]] = {"split": splits}
+            data["Overall"] = [scale(np_mean([k["score"] for k in kept if k["split"] == sp])) for sp in splits]
+            if "category" in frame.columns:
+                for ab in sorted({k["category"] for k in kept}):
+                    data[ab] = [scale(np_mean([k["score"] for k in kept if k["split"] == sp and k["category"] == ab])) for sp in splits]
+            report = pl.DataFrame(data, schema={c: (pl.String if c == "split" else pl.Float64) for c in data})
+    n = len(kept)
+    undecided = status.count("needs_judge")
+    decided = {"rules": 0, "recorded": n, "live": 0, "undecided": undecided}
+    parts = [f"{who} ({n} rows)"] if n else []
+    if undecided:
+        parts.append(f"{undecided} rows undecided (needs_judge)")
+    archive_method = None if recorded is None or not recorded.files else "judge"
+    total = sum(k["score"] for k in kept)
+    stats: dict[str, Any] = {
+        "benchmark": "sfe",
+        "variant": variant,
+        "rows": frame.height,
+        "tasks": n,
+        "correct": total / 9,
+        "accuracy": total / 9 / n if n else math.nan,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": " + ".join(parts) or "no rows",
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0 and not errors,
+        "flags": {},
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": len(errors),
+        "reference_error": f"sfe: {errors[0]}" if errors else None,
     }
     if recorded is not None:
         stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
