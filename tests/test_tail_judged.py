@@ -5,6 +5,7 @@ on the same archives. Data: tests/data/vlmevalkit_tail_judged/README.md."""
 from __future__ import annotations
 
 import json
+import math
 import pickle
 import shutil
 from pathlib import Path
@@ -250,7 +251,7 @@ def test_sfe_report_cell_by_cell(folder, variant):
     ours = {r[0]: r[1:] for r in res.report.iter_rows()}
     for row in theirs.iter_rows():
         mine = ours[row[0]]
-        assert [(x if x == x else None) for x in mine] == [float(v) if v else None for v in row[1:]], row[0]
+        assert [(None if math.isnan(x) else x) for x in mine] == [float(v) if v else None for v in row[1:]], row[0]
     assert res.stats["decided"] == {"rules": 0, "recorded": 14, "live": 0, "undecided": 0} and res.stats["matches_archive"]
     entry = benchmarks.for_dataset("SFE-zh")
     assert entry.options == {"benchmark": "sfe"} and [entry.variant_on(d) for d in ("2025-06-20", "2026-01-01")] == ["2025-06", "classic"]
@@ -264,3 +265,30 @@ def test_sfe_circular_groups_score_on_their_main_row():
     res = tail_judged.grade(frame, benchmark="sfe", recorded=rec)
     assert res.rows["status"].to_list() == ["ok", "grouped", "ok", "grouped"]
     assert res.report.to_dicts() == [{"split": "none", "Overall": (4.5 + 9) / 2 / 9 * 100}]
+
+
+def test_mmlongbench_doc_report_cell_by_cell():
+    folder = DATA / "mmlongbench_doc"
+    path = folder / "m_MMLongBench_DOC.xlsx"
+    rec = find_records(path)
+    assert (rec.judge, [p.name for p in rec.files]) == ("gpt-4o", ["m_MMLongBench_DOC_gpt-4o.xlsx"])
+    res = tail_judged.grade(read_result_table(path), benchmark="mmlongbench_doc", recorded=rec)
+    theirs = pl.read_csv(folder / "m_MMLongBench_DOC_gpt-4o_score.csv", infer_schema_length=0)
+    assert res.report.columns == theirs.columns
+    assert [(a, int(b), float(c)) for a, b, c in theirs.iter_rows()] == list(res.report.iter_rows())
+    assert res.stats["decided"]["recorded"] == 14 and res.stats["matches_archive"]
+    stored = pl.read_excel(folder / "m_MMLongBench_DOC_gpt-4o.xlsx", infer_schema_length=0)
+    assert res.rows["score"].to_list() == pytest.approx([float(x) for x in stored["score"].to_list()], abs=1e-9)
+    assert "SyntaxError" in res.rows["reason"][10]  # "[Red car, blue bike]": eval raises upstream, 0.0
+
+
+def test_eval_score_rules():
+    assert tail_judged.eval_score("5", "5.0", "Int") == 1.0
+    assert tail_judged.eval_score("5.0", "5", "Int") == 0.0  # int("5.0") raises: pred becomes ''
+    assert tail_judged.eval_score("0.25", "25%", "Float") == 1.0
+    assert tail_judged.eval_score("['a', 'b']", "['B', 'A']", "List") == 1.0
+    with pytest.raises(Exception, match="NameError"):
+        tail_judged.eval_score("['a', 'b']", "[a, b]", "List")  # eval of unknown names raises: 0.0 upstream
+    # A text eval() could run (a name in its scope) is never evaluated here: an error row.
+    with pytest.raises(tail_judged._NotLiteral):
+        tail_judged.eval_score("['a']", "[os.getcwd()]", "List")

@@ -1114,6 +1114,16 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2025-06-18", "2025-06"), ("2025-06-25", "classic")),
             grading="judge",
         ),
+        Benchmark(
+            "mmlongbench_doc",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "mmlongbench_doc"},
+            datasets=(r"MMLongBench_DOC",),
+            report="_score.csv",
+            description="MMLongBench_DOC: the recorded judge extractions (pred of {stem}_{J}.xlsx), eval_score per answer_format, MMLongBench_acc",
+            variants=(("2024-08-07", "classic"),),  # ec176904: added (in mmlongbench.py); the same rules at head
+            grading="judge",
+        ),
         # --- end branch tailjudge ---
     )
 }

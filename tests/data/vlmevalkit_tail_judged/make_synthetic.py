@@ -1,6 +1,6 @@
 """Writes the synthetic archives of this folder (result file + the judge records VLMEvalKit
 keeps beside it), in VLMEvalKit's layout. The reports beside them were then written by
-VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR [m4bench|memlens|docqa|sfe]"""
+VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR [m4bench|memlens|docqa|sfe|mmlongbench_doc]"""
 
 import pickle
 import sys
@@ -173,3 +173,47 @@ def sfe(out: Path, dataset: str) -> None:
 if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "sfe":
     (Path(sys.argv[1]) / "sfe").mkdir(parents=True, exist_ok=True)
     sfe(Path(sys.argv[1]) / "sfe", "SFE")
+
+
+def mmlongbench_doc(out: Path, judge: str) -> None:
+    """Rows of every answer_format, and the judge table (rows + res, log, pred)."""
+    rows = [
+        # answer, answer_format, pred, evidence_sources, evidence_pages
+        ("5", "Int", "5.0", "['Table']", "[3]"),
+        ("12", "Int", "twelve", "['Chart']", "[1, 2]"),
+        ("0.25", "Float", "25%", "['Pure-text (Plain-text)']", "[4]"),
+        ("3.14", "Float", "3.1", "['Figure', 'Chart']", "[5]"),
+        ("$1,200", "Float", "1200", "['Table']", "[2]"),
+        ("Paris (France)", "Str", "paris", "['Generalized-text (Layout)']", "[7]"),
+        ("https://example.com", "Str", "https://example.com/", "['Pure-text (Plain-text)']", "[1]"),
+        ("The Eiffel Tower", "Str", "eiffel tower", "['Figure']", "[2, 3, 4]"),
+        ("['Apple', 'Banana']", "List", "['banana', 'apple']", "['Table', 'Chart']", "[6]"),
+        ("['2019', '2020']", "List", "[2020, 2019, 2021]", "['Chart']", "[8]"),
+        ("['red car', 'blue bike']", "List", "[Red car, blue bike]", "['Figure']", "[9]"),
+        ("Not answerable", "None", "Not answerable", "[]", "[]"),
+        ("Not answerable", "None", "42", "[]", "[]"),
+        ("2021-05-04", "Str", "2021-05-04", "['Pure-text (Plain-text)', 'Table']", "[1, 9]"),
+    ]
+    stem = "m_MMLongBench_DOC"
+    data = pd.DataFrame(
+        {
+            "index": list(range(len(rows))),
+            "question": [f"q{i}" for i in range(len(rows))],
+            "answer": [r[0] for r in rows],
+            "answer_format": [r[1] for r in rows],
+            "evidence_sources": [r[3] for r in rows],
+            "evidence_pages": [r[4] for r in rows],
+            "prediction": [f"I think {r[2]}" for r in rows],
+        }
+    )
+    dump_xlsx(data, out / f"{stem}.xlsx")
+    judged = data.copy()
+    judged["res"] = [f"Extracted answer: {r[2]}\nAnswer format: {r[1]}" for r in rows]
+    judged["log"] = "Succeed"
+    judged["pred"] = [r[2] for r in rows]
+    dump_xlsx(judged, out / f"{stem}_{judge}.xlsx")
+
+
+if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "mmlongbench_doc":
+    (Path(sys.argv[1]) / "mmlongbench_doc").mkdir(parents=True, exist_ok=True)
+    mmlongbench_doc(Path(sys.argv[1]) / "mmlongbench_doc", "gpt-4o")

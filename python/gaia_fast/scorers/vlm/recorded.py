@@ -655,7 +655,7 @@ def _find_tail(path: Path, names: set[str]) -> Records | None:
                 return Records(path, "tail_judged", None, (f,), res[0], res[1], notes)
             notes.append(f"{f.name}: not used: it has no 'parsed_pred' column")
         return Records(path, "tail_judged", None, (), {}, (), notes) if files else None
-    if re.search(r"DUDE|SLIDEVQA", path.stem):
+    if re.search(r"DUDE|SLIDEVQA|MMLongBench_DOC", path.stem):
         # {stem}_{J}.xlsx: the rows plus the judge's extraction (pred, res, log).
         return _find_judged(path, names, ("pred", "res", "log"), "tail_judged")
     if re.search(r"MemLens", path.stem):

@@ -47,6 +47,12 @@ Reference: open-compass/VLMEvalKit (head e8e78f05).
   lists splits in ``set`` order, sorted here), ``Overall`` then each ``category`` sorted:
   ``np.mean(score)`` (variant ``2025-06``), from e72ba807 (2025-06-25) ``/ 9 * 100``
   (``classic``). Report ``{stem}_score.csv``.
+* MMLongBench_DOC (``vlmeval/dataset/mmlongbench.py`` from ec176904, 2024-08-07, renamed
+  ``mmlongbenchdoc.py``; the same rules at head): the judge's extraction ``pred`` of
+  ``{stem}_{J}.xlsx``, ``eval_score(answer, pred, answer_format)`` (any exception: 0.0) and
+  ``MMLongBench_acc``: ``overall_f1``, ``overall_acc`` and per evidence source / page count,
+  to ``{stem}_{J}_score.csv``. Upstream ``eval()``s list answers and the evidence columns;
+  here only Python literals are read (``ast.literal_eval``): another text is an error row.
 """
 
 from __future__ import annotations
@@ -62,7 +68,7 @@ from gaia_fast.scorers.vlm.recorded import Records, index_key
 
 __all__ = ["BENCHMARKS", "CHARXIV_CATEGORIES", "grade"]
 
-BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench", "memlens", "dude", "slidevqa", "sfe")
+BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench", "memlens", "dude", "slidevqa", "sfe", "mmlongbench_doc")
 JUDGE_POLICIES = ("auto", "none")
 
 #: ``qid2category``: (the column read, its value -> category).
@@ -145,6 +151,8 @@ def grade(
         if variant not in (None, "classic", "2025-06"):
             raise ValueError(f"sfe variants are '2025-06' and 'classic', not {variant!r}")
         return _grade_sfe(frame, recorded, judge_policy, variant or "classic")
+    if benchmark == "mmlongbench_doc":
+        return _grade_mmlongbench_doc(frame, recorded, judge_policy)
     if benchmark in ("dude", "slidevqa"):
         return _grade_doc(frame, benchmark, recorded, judge_policy)
     need = ["index"] + ([CHARXIV_CATEGORIES[benchmark][0]] if benchmark in CHARXIV_CATEGORIES else [])
@@ -557,6 +565,275 @@ def _grade_sfe(frame: pl.DataFrame, recorded: Records | None, judge_policy: str,
         "judge": False,
         "crashed_rows": len(errors),
         "reference_error": f"sfe: {errors[0]}" if errors else None,
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+# --------------------------------------------------------------------------------------
+# MMLongBench_DOC: eval_score and MMLongBench_acc
+# --------------------------------------------------------------------------------------
+
+
+class _NotLiteral(Exception):
+    """Text upstream would ``eval()`` that is not a plain Python literal."""
+
+
+class _EvalFails(Exception):
+    """Text whose ``eval()`` surely raises upstream (a syntax error, an unknown name)."""
+
+
+#: Names ``eval`` could resolve inside ``eval_score`` besides builtins: its locals and the
+#: module's globals (imports, helpers). A text naming one of them is not decided here.
+_EVAL_SCOPE = frozenset(
+    ("gt", "pred", "answer_type", "score", "base64", "io", "logging", "math", "os", "osp", "re", "urlopen", "pd")
+    + ("transforms", "Image", "ImageDraw", "ImageFont", "tqdm", "build_judge", "levenshtein_distance", "FAIL_MSG", "logger")
+)
+
+
+def _literal(text: str, *, in_eval_score: bool = False) -> Any:
+    """``eval(text)`` where the text is a Python literal. In ``eval_score`` (whose caller
+    scores any exception 0.0) a text whose ``eval`` surely raises gives :class:`_EvalFails`;
+    anything else that is not a literal gives :class:`_NotLiteral`."""
+    import ast
+    import builtins
+
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        pass
+    if in_eval_score:
+        try:
+            tree = ast.parse(text, mode="eval")
+        except SyntaxError:
+            raise _EvalFails("SyntaxError") from None
+        except (ValueError, MemoryError, RecursionError):
+            raise _NotLiteral(text[:60]) from None
+        nodes = list(ast.walk(tree))
+        lazy = (ast.Lambda, ast.BoolOp, ast.IfExp, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.NamedExpr)
+        names = {n.id for n in nodes if isinstance(n, ast.Name)}
+        unknown = names - _EVAL_SCOPE - set(dir(builtins))
+        if unknown and not any(isinstance(n, lazy) for n in nodes):
+            raise _EvalFails(f"NameError ({min(unknown)})")
+    raise _NotLiteral(text[:60])
+
+
+def _get_clean_string(s: Any) -> str:
+    import re
+
+    s = str(s).lower().strip()
+    # (upstream's rstrip('mile') / 'miles' / 'million' results are discarded)
+    s = re.sub(r"\s*\([^)]*\)", "", s).strip()
+    s = re.sub(r"^['\"]|['\"]$", "", s).strip()
+    s = s.strip().lstrip("$").strip()
+    return s.strip().rstrip("%").strip()
+
+
+def _is_exact_match(s: str) -> bool:
+    import re
+
+    return (
+        "https://" in s
+        or s.endswith((".py", "ipynb"))
+        or s.startswith("page")
+        or re.fullmatch(r"\b\d+(-\d+|\s\d+)?\b", s) is not None
+        or "a.m." in s
+        or "p.m." in s
+        or re.fullmatch(r"\b\d{4}[-\s]\d{2}[-\s]\d{2}\b", s) is not None
+        or re.fullmatch(r"\b\d{4}[-\s]\d{2}\b", s) is not None
+        or re.fullmatch(r"[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}", s) is not None
+    )
+
+
+def _isfloat(num: Any) -> bool:
+    try:
+        float(num)
+        return True
+    except ValueError:
+        return False
+
+
+def _is_float_equal(reference: Any, prediction: Any, include_percentage: bool = False, is_close: bool = False) -> bool:
+    def get_precision(gt_ans: float) -> int:
+        return len(str(gt_ans).split(".")[-1]) if "." in str(gt_ans) else 3
+
+    reference = float(str(reference).strip().rstrip("%").strip())  # raises: caught by the caller
+    try:
+        prediction = float(str(prediction).strip().rstrip("%").strip())
+    except Exception:  # noqa: BLE001 - upstream catches everything here
+        return False
+    gt_result = [reference / 100, reference, reference * 100] if include_percentage else [reference]
+    for item in gt_result:
+        try:
+            if is_close and math.isclose(item, prediction, rel_tol=0.01):
+                return True
+            precision = max(min(get_precision(prediction), get_precision(item)), 2)
+            if round(prediction, precision) == round(item, precision):
+                return True
+        except Exception:  # noqa: BLE001, S112 - upstream: continue
+            continue
+    return False
+
+
+def eval_score(gt: Any, pred: Any, answer_type: Any) -> float:
+    """``eval_score`` of one row (``gt`` / ``pred``: a text, or NaN as ``math.nan``).
+    Raises where upstream raises (its caller scores that row 0.0), :class:`_NotLiteral`
+    where upstream would ``eval()`` a text that is not a literal."""
+    if answer_type == "Int":
+        try:
+            gt, pred = int(gt), int(float(pred))
+        except Exception:  # noqa: BLE001
+            pred = ""
+        score: Any = gt == pred
+    elif answer_type == "Float":
+        try:
+            gt = float(_get_clean_string(str(gt)))
+            pred = float(_get_clean_string(str(pred)))
+        except Exception:  # noqa: BLE001
+            pred = ""
+        score = _is_float_equal(gt, pred, include_percentage=True, is_close=True)
+    elif answer_type == "Str":
+        gt, pred = _get_clean_string(gt), _get_clean_string(pred)
+        score = (gt == pred) if _is_exact_match(gt) else anls_compute(gt, pred)
+    else:
+        if isinstance(gt, str) and gt.startswith("["):
+            gt = _literal(gt, in_eval_score=True)
+        if not isinstance(gt, list):
+            gt = [gt]
+        if isinstance(pred, str) and pred.startswith("["):
+            pred = _literal(pred, in_eval_score=True)
+        if not isinstance(pred, list):
+            pred = [pred]
+        if len(gt) != len(pred):
+            score = 0.0
+        else:
+            gt = sorted(_get_clean_string(a) for a in gt)
+            pred = sorted(_get_clean_string(a) for a in pred)
+            if _isfloat(gt[0]) or _is_exact_match(gt[0]):
+                score = "-".join(gt) == "-".join(pred)
+            else:
+                score = min(anls_compute(g, p) for g, p in zip(gt, pred))
+    return float(score)
+
+
+def _grade_mmlongbench_doc(frame: pl.DataFrame, recorded: Records | None, judge_policy: str) -> GradeResult:
+    from gaia_fast.scorers.vlm._pandas import PANDAS_NA
+
+    need = ("index", "answer", "answer_format", "evidence_sources", "evidence_pages")
+    for name in need:
+        if name not in frame.columns:
+            raise ValueError(f"mmlongbench_doc: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+    na = frozenset(PANDAS_NA)
+    use = recorded if judge_policy == "auto" else None
+    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    lines = frame.select(pl.col(c).cast(pl.String) for c in need).to_dicts()
+
+    def cell(v: str | None) -> Any:
+        return math.nan if v is None or v in na else v
+
+    scores: list[float | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    kept: list[dict[str, Any]] = []
+    errors: list[str] = []
+    for row_no, line in enumerate(lines):
+        rec = use.get(line["index"]) if use is not None else None
+        if rec is None or "pred" not in rec:
+            scores.append(None)
+            status.append("needs_judge")
+            why = "--judge none" if judge_policy == "none" else "no recorded extraction (pred) for this index"
+            reasons.append(f"needs_judge: {why}; not counted")
+            continue
+        raw = rec["pred"]
+        pred = cell(None if raw is None else str(raw))
+        answer = cell(line["answer"])
+        try:
+            sources = _literal(str(cell(line["evidence_sources"])))
+            pages = _literal(str(cell(line["evidence_pages"])))
+            n_pages = len(pages)
+            try:
+                score = eval_score(answer, pred, cell(line["answer_format"]))
+                note = ""
+            except _NotLiteral:
+                raise
+            except Exception as e:  # noqa: BLE001 - MMLongBench_acc: any exception scores 0.0
+                score, note = 0.0, f" (eval_score raises upstream: {e if isinstance(e, _EvalFails) else type(e).__name__}; 0.0)"
+        except (_NotLiteral, TypeError) as e:
+            scores.append(None)
+            status.append("error")
+            msg = f"row {row_no + 2}: {e!s:.80} is not a Python literal (upstream eval()s it): not replayed"
+            reasons.append(f"error: {msg}")
+            errors.append(msg)
+            continue
+        kept.append({"answer": answer, "pred": pred, "score": score, "sources": sources, "n_pages": n_pages})
+        scores.append(score)
+        status.append("ok")
+        reasons.append(f"{who} extracted {pred!r}: eval_score {score:.4g}{note}")
+    rows = frame.with_columns(
+        pl.Series("score", scores, pl.Float64), pl.Series("status", status, pl.String), pl.Series("reason", reasons, pl.String)
+    )
+
+    def mean(sel: list[dict[str, Any]]) -> float:
+        return sum(k["score"] for k in sel) / len(sel) if sel else 0.0
+
+    report = pl.DataFrame()
+    n = len(kept)
+    if n:
+        gt_pos = [k for k in kept if k["answer"] != "Not answerable"]
+        pred_pos = [k for k in kept if k["pred"] != "Not answerable"]
+        try:
+            recall = sum(k["score"] for k in gt_pos) / len(gt_pos)
+            precision = sum(k["score"] for k in pred_pos) / len(pred_pos)
+            f1 = 2 * recall * precision / (recall + precision)
+        except ZeroDivisionError:
+            errors.append("get_f1 divides by zero (no answerable rows, or recall + precision = 0): upstream's report fails")
+        else:
+            total = 0.0
+            for k in kept:
+                total += k["score"]
+            groups = {
+                "text": [k for k in kept if "Pure-text (Plain-text)" in k["sources"]],
+                "layout": [k for k in kept if "Generalized-text (Layout)" in k["sources"]],
+                "table": [k for k in kept if "Table" in k["sources"]],
+                "chart": [k for k in kept if "Chart" in k["sources"]],
+                "image": [k for k in kept if "Figure" in k["sources"]],
+                "single-page": [k for k in kept if k["n_pages"] == 1],
+                "multi-page": [k for k in kept if k["n_pages"] > 1],
+                "unanswerable": [k for k in kept if k["n_pages"] == 0],
+            }
+            report = pl.DataFrame(
+                {
+                    "category": ["overall_f1", "overall_acc", *groups],
+                    "num": [n, n, *(len(g) for g in groups.values())],
+                    "avg_score": [f1, total / n, *(mean(g) for g in groups.values())],
+                }
+            )
+    undecided = status.count("needs_judge")
+    decided = {"rules": 0, "recorded": n, "live": 0, "undecided": undecided}
+    parts = [f"{who} extractions + eval_score rules ({n} rows)"] if n else []
+    if undecided:
+        parts.append(f"{undecided} rows undecided (needs_judge)")
+    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    correct = sum(k["score"] for k in kept)
+    stats: dict[str, Any] = {
+        "benchmark": "mmlongbench_doc",
+        "variant": "classic",
+        "rows": frame.height,
+        "tasks": n,
+        "correct": float(correct),
+        "accuracy": correct / n if n else math.nan,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": " + ".join(parts) or "no rows",
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0 and not errors,
+        "flags": {},
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": len(errors),
+        "reference_error": f"mmlongbench_doc: {errors[0]}" if errors else None,
     }
     if recorded is not None:
         stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
