@@ -292,3 +292,27 @@ def test_eval_score_rules():
     # A text eval() could run (a name in its scope) is never evaluated here: an error row.
     with pytest.raises(tail_judged._NotLiteral):
         tail_judged.eval_score("['a']", "[os.getcwd()]", "List")
+
+
+@pytest.mark.parametrize(("folder", "bench", "name"), [("phyx_mini_oe", "phyx_oe", "m_PhyX_mini_OE"), ("phyx_mini_mc", "phyx_mc", "m_PhyX_mini_MC")])
+def test_phyx_report_cell_by_cell(folder, bench, name):
+    path = DATA / folder / f"{name}.xlsx"
+    rec = find_records(path)
+    assert (rec.judge, [p.name for p in rec.files]) == ("deepseek", [f"{name}_deepseek.xlsx", f"{name}_deepseek.pkl"])
+    res = tail_judged.grade(read_result_table(path), benchmark=bench, recorded=rec)
+    _assert_same_report(res.report, DATA / folder / f"{name}_deepseek_score.csv")
+    n = res.rows.height
+    # The rows PhyX_auxeval decided without the judge, by the log it recorded.
+    logs = pl.read_excel(DATA / folder / f"{name}_deepseek.xlsx", infer_schema_length=0)["log"].to_list()
+    rules = sum(1 for x in logs if x in ("Matched at string level", "Unmatched at string level", "Fail to Call API"))
+    assert 0 < rules < n
+    assert res.stats["decided"] == {"rules": rules, "recorded": n - rules, "live": 0, "undecided": 0}
+    assert res.stats["matches_archive"] and res.stats["rule_disagreements"] == 0
+    # Each row's res and extraction as PhyX_auxeval recorded them.
+    stored = pl.read_excel(DATA / folder / f"{name}_deepseek.xlsx", infer_schema_length=0)
+    assert res.rows["score"].to_list() == [float(x) for x in stored["res"].to_list()]
+    assert res.rows["extracted"].to_list() == stored["extracted"].to_list()
+    # Without records only the rules decide.
+    bare = tail_judged.grade(read_result_table(path), benchmark=bench, recorded=None)
+    assert bare.stats["decided"] == {"rules": rules, "recorded": 0, "live": 0, "undecided": n - rules}
+    assert benchmarks.for_dataset(name[2:].replace("_mini", "")).options == {"benchmark": bench}

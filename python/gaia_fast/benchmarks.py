@@ -1124,6 +1124,27 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2024-08-07", "classic"),),  # ec176904: added (in mmlongbench.py); the same rules at head
             grading="judge",
         ),
+        Benchmark(
+            "phyx_oe",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "phyx_oe"},
+            datasets=(r"PhyX(_mini)?_OE",),
+            # valid_type=LLM: {stem}_{J}_score.csv (found under the recorded judge's name).
+            report="_score.csv",
+            description="PhyX open-ended (valid_type=LLM): PhyX_auxeval's string rules, the recorded judge res for the rest, PhyX_acc",
+            variants=(("2025-06-16", "classic"),),  # 0655ce80: the rules at head (0c82addc's older ones not ported)
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "phyx_mc",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "phyx_mc"},
+            datasets=(r"PhyX(_mini)?_MC",),
+            report="_score.csv",
+            description="PhyX multiple choice (valid_type=LLM): PhyX_auxeval_MC's letter rules, the recorded judge res for the rest, PhyX_acc",
+            variants=(("2025-06-16", "classic"),),
+            grading="rules+judge-fallback",
+        ),
         # --- end branch tailjudge ---
     )
 }

@@ -1,6 +1,6 @@
 """Writes the synthetic archives of this folder (result file + the judge records VLMEvalKit
 keeps beside it), in VLMEvalKit's layout. The reports beside them were then written by
-VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR [m4bench|memlens|docqa|sfe|mmlongbench_doc]"""
+VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR [m4bench|memlens|docqa|sfe|mmlongbench_doc|phyx]"""
 
 import pickle
 import sys
@@ -217,3 +217,47 @@ def mmlongbench_doc(out: Path, judge: str) -> None:
 if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "mmlongbench_doc":
     (Path(sys.argv[1]) / "mmlongbench_doc").mkdir(parents=True, exist_ok=True)
     mmlongbench_doc(Path(sys.argv[1]) / "mmlongbench_doc", "gpt-4o")
+
+
+def phyx(out: Path, dataset: str) -> None:
+    """PhyX rows; the scripted judge says 1 when the (extracted) prediction carries OKAY."""
+    if dataset.endswith("_MC"):
+        rows = [
+            ("A", "The correct answer is A.", "Mechanics"),
+            ("B", "answer: C", "Optics"),
+            ("C", "I pick C: it fits", "Mechanics"),
+            ("D", "**D** of course", "Thermodynamics"),
+            ("B", "Hmm, maybe the second one OKAY", "Optics"),
+            ("A", "no idea", "Mechanics"),
+            ("C", "Failed to obtain answer via API.", "Optics"),
+            ("D", "B: no, D: yes", "Thermodynamics"),
+        ]
+    else:
+        rows = [
+            ("3.2 m", "The final answer: 3.2 m", "Mechanics"),
+            ("5 N", "Thus \\boxed{5 N}.", "Mechanics"),
+            ("10 J", "so it is about ten joules OKAY", "Thermodynamics"),
+            ("2.5 s", "Final Answer: 3 s", "Optics"),
+            ("7", "{'content': '7', 'reasoning': 'x'}", "Optics"),
+            ("1.5 \\pi", "\\boxed{1.5 \\pi}", "Waves"),
+            ("42 kg", "the mass is 42 kg indeed", "Mechanics"),
+            ("9.8", "g is 9.81 OKAY", "Waves"),
+            ("0.5 m", "Failed to obtain answer via API.", "Optics"),
+            ("12 V", "content: 12 V", "Electromagnetism"),
+        ]
+    data = pd.DataFrame(
+        {
+            "index": [1000 + i for i in range(len(rows))],
+            "question": [f"q{i}" for i in range(len(rows))],
+            "answer": [r[0] for r in rows],
+            "prediction": [r[1] for r in rows],
+            "category": [r[2] for r in rows],
+        }
+    )
+    dump_xlsx(data, out / f"m_{dataset}.xlsx")
+
+
+if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "phyx":
+    for ds in ("PhyX_mini_OE", "PhyX_mini_MC"):
+        (Path(sys.argv[1]) / ds.lower()).mkdir(parents=True, exist_ok=True)
+        phyx(Path(sys.argv[1]) / ds.lower(), ds)

@@ -655,6 +655,9 @@ def _find_tail(path: Path, names: set[str]) -> Records | None:
                 return Records(path, "tail_judged", None, (f,), res[0], res[1], notes)
             notes.append(f"{f.name}: not used: it has no 'parsed_pred' column")
         return Records(path, "tail_judged", None, (), {}, (), notes) if files else None
+    if re.search(r"PhyX", path.stem):
+        # valid_type=LLM: {stem}_{J}.xlsx (rows + res, log, extracted) and {stem}_{J}.pkl.
+        return _find_judged(path, names, ("res", "log", "extracted"), "tail_judged")
     if re.search(r"DUDE|SLIDEVQA|MMLongBench_DOC", path.stem):
         # {stem}_{J}.xlsx: the rows plus the judge's extraction (pred, res, log).
         return _find_judged(path, names, ("pred", "res", "log"), "tail_judged")

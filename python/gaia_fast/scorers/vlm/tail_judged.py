@@ -53,6 +53,13 @@ Reference: open-compass/VLMEvalKit (head e8e78f05).
   ``MMLongBench_acc``: ``overall_f1``, ``overall_acc`` and per evidence source / page count,
   to ``{stem}_{J}_score.csv``. Upstream ``eval()``s list answers and the evidence columns;
   here only Python literals are read (``ast.literal_eval``): another text is an error row.
+* PhyX (``valid_type=LLM``; ``PhyX.evaluate`` + ``utils/phyx.py``, rules of 0655ce80,
+  2025-06-16, to head): ``PhyX_auxeval`` (open-ended) / ``PhyX_auxeval_MC`` decide a row by
+  rules first (``PhyX_process_line`` extraction: string equality; MC: a bare letter that
+  differs is wrong), else the judge; ``res`` (0/1) is recorded in ``{stem}_{J}.xlsx`` /
+  ``.pkl``. ``PhyX_acc``: ``Overall Acc`` then each category (first appearance), one row,
+  ``{stem}_{J}_score.csv``. The ``valid_type=STR`` report (``{stem}_acc``) is not
+  reproduced, nor the 0c82addc rules (2025-05-27 to 06-16).
 """
 
 from __future__ import annotations
@@ -68,7 +75,7 @@ from gaia_fast.scorers.vlm.recorded import Records, index_key
 
 __all__ = ["BENCHMARKS", "CHARXIV_CATEGORIES", "grade"]
 
-BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench", "memlens", "dude", "slidevqa", "sfe", "mmlongbench_doc")
+BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench", "memlens", "dude", "slidevqa", "sfe", "mmlongbench_doc", "phyx_oe", "phyx_mc")
 JUDGE_POLICIES = ("auto", "none")
 
 #: ``qid2category``: (the column read, its value -> category).
@@ -153,6 +160,8 @@ def grade(
         return _grade_sfe(frame, recorded, judge_policy, variant or "classic")
     if benchmark == "mmlongbench_doc":
         return _grade_mmlongbench_doc(frame, recorded, judge_policy)
+    if benchmark in ("phyx_oe", "phyx_mc"):
+        return _grade_phyx(frame, benchmark, recorded, judge_policy)
     if benchmark in ("dude", "slidevqa"):
         return _grade_doc(frame, benchmark, recorded, judge_policy)
     need = ["index"] + ([CHARXIV_CATEGORIES[benchmark][0]] if benchmark in CHARXIV_CATEGORIES else [])
@@ -834,6 +843,225 @@ def _grade_mmlongbench_doc(frame: pl.DataFrame, recorded: Records | None, judge_
         "judge": False,
         "crashed_rows": len(errors),
         "reference_error": f"mmlongbench_doc: {errors[0]}" if errors else None,
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+# --------------------------------------------------------------------------------------
+# PhyX (valid_type=LLM): the rules of PhyX_auxeval first, the recorded judge for the rest
+# --------------------------------------------------------------------------------------
+
+PHYX_FAIL_MSG = "Failed to obtain answer via API."
+
+
+def _mapping_str(text: str) -> str:
+    return text.replace("\\dfrac", "\\frac").replace("\\pi", "3.14")
+
+
+def _phyx_literal(s: str) -> Any:
+    """``safe_literal_eval``: a literal, else the text wrapped in braces with bare keys quoted."""
+    import ast
+    import re
+
+    s = s.strip()
+    try:
+        return ast.literal_eval(s)
+    except Exception:  # noqa: BLE001, S110 - upstream: any failure
+        pass
+    if not s.startswith("{"):
+        s = "{" + s
+    if not s.endswith("}"):
+        s = s + "}"
+    s = re.sub(r'([{,]\s*)([^"\{\}\:\,\s]+)\s*:', r'\1"\2":', s)
+    try:
+        return ast.literal_eval(s)
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _extract_boxed(s: str) -> str | None:
+    start = s.find("\\boxed{")
+    if start == -1:
+        return None
+    rest = s[start + len("\\boxed{") :]
+    depth = 0
+    for i, ch in enumerate(rest):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            if depth == 0:
+                return rest[:i]
+            depth -= 1
+    return None
+
+
+def phyx_process_line(answer: str, prediction: str) -> dict[str, Any]:
+    """``PhyX_process_line``: ``pred``, ``extracted``, ``match`` (open-ended)."""
+    import re
+
+    ret: dict[str, Any] = {"gt": answer}
+    with_reasoning = False
+    try:
+        pred_dict = _phyx_literal(prediction)
+        if isinstance(pred_dict, dict) and "content" in pred_dict and pred_dict["content"] != "":
+            ret["pred"] = pred_dict["content"].strip()
+            with_reasoning = True
+    except Exception:  # noqa: BLE001, S110 - upstream: any failure (a non-text content)
+        pass
+    if not with_reasoning:
+        ret["pred"] = prediction.strip()
+    if ret["pred"] == PHYX_FAIL_MSG:
+        return {**ret, "match": 0, "extracted": "Fail to Call API"}
+    boxed = _extract_boxed(ret["pred"])
+    if boxed is not None:
+        ret["extracted"] = _mapping_str(boxed)
+    else:
+        pattern = r"\b(?:final\s+answer|correct\s+answer)\b[^:：]*[:：]\s*(.*?)(?=\n\n\n|\Z)"
+        m = re.search(pattern, ret["pred"], flags=re.IGNORECASE | re.DOTALL)
+        ret["extracted"] = _mapping_str(m.group(1)) if m else "SAME as predict"
+    gt = ret["gt"].strip().lower()
+    hit = gt == ret["extracted"].strip().lower() or gt == ret["pred"].strip().lower() or ret["gt"] in ret["pred"]
+    return {**ret, "match": int(hit)}
+
+
+def phyx_process_line_mc(answer: str, prediction: str) -> dict[str, Any]:
+    """``PhyX_process_line_MC``."""
+    import re
+
+    ret: dict[str, Any] = {"gt": answer, "pred": prediction.strip()}
+    m = re.search(r"\b(?:correct|answer|option|Answer|Option|Correct)\b[\s\S]*?([A-D])", ret["pred"])
+    if ret["pred"] == PHYX_FAIL_MSG:
+        return {**ret, "match": 0, "extracted": "Fail to Call API"}
+    if m:
+        ret["extracted"] = m.group(1)
+        if ret["gt"].strip().lower() == ret["extracted"].strip().lower():
+            return {**ret, "match": 1}
+    else:
+        found = re.findall(r"([ABCD]):", ret["pred"])
+        if found:
+            ret["extracted"] = found[-1]
+            if ret["gt"].strip().lower() == ret["extracted"].strip().lower():
+                return {**ret, "match": 1}
+        else:
+            ret["extracted"] = "SAME as predict"
+    gt = ret["gt"]
+    return {**ret, "match": int(gt + ":" in ret["pred"] or gt + "**" in ret["pred"] or "**" + gt in ret["pred"])}
+
+
+def phyx_rule(answer: str, prediction: str, mc: bool) -> tuple[int | None, str, str]:
+    """The rule part of ``PhyX_auxeval`` / ``_MC``: (res or None when the judge decides,
+    extracted, log)."""
+    tmp = phyx_process_line_mc(answer, prediction) if mc else phyx_process_line(answer, prediction)
+    if tmp["extracted"] == "Fail to Call API":
+        return 0, "Fail to Call API", "Fail to Call API"
+    pred = prediction if tmp["extracted"] == "SAME as predict" else tmp["extracted"]
+    if answer.strip().lower() == pred.strip().lower():
+        return 1, pred, "Matched at string level"
+    if mc and pred.strip() in ("A", "B", "C", "D"):
+        return 0, pred, "Unmatched at string level"
+    return None, pred, ""
+
+
+def _grade_phyx(frame: pl.DataFrame, bench: str, recorded: Records | None, judge_policy: str) -> GradeResult:
+    from gaia_fast.scorers.vlm._pandas import PANDAS_NA
+
+    for name in ("index", "answer", "prediction", "category"):
+        if name not in frame.columns:
+            raise ValueError(f"{bench}: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+    na = frozenset(PANDAS_NA)
+    mc = bench == "phyx_mc"
+    use = recorded if judge_policy == "auto" else None
+    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    lines = frame.select(pl.col(c).cast(pl.String) for c in ("index", "answer", "prediction", "category")).to_dicts()
+    scores: list[float | None] = []
+    extracted: list[str | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    kept: list[tuple[str, int]] = []
+    routes = {"rules": 0, "recorded": 0}
+    errors: list[str] = []
+    disagree = 0
+    for row_no, line in enumerate(lines):
+        pred_text = line.get("prediction")
+        if pred_text is None or pred_text in na:
+            scores.append(None)
+            extracted.append(None)
+            status.append("error")
+            msg = f"row {row_no + 2}: the prediction is empty (NaN): PhyX_process_line's .strip() raises upstream"
+            reasons.append(f"error: {msg}")
+            errors.append(msg)
+            continue
+        ans = line.get("answer")
+        answer = "nan" if ans is None or ans in na else ans  # str() of what pandas loaded
+        res, ext, log = phyx_rule(answer, pred_text, mc)
+        rec = use.get(line["index"]) if use is not None else None
+        if res is not None:
+            route = "rules"
+            if rec is not None and rec.get("res") is not None and _number(rec["res"], "res") != res:
+                disagree += 1
+            reason = f"rules: {log} ({ext!r})"
+        elif rec is not None and rec.get("res") is not None:
+            res, route = int(_number(rec["res"], "res")), "recorded"
+            reason = f"{who}: res {res} for {ext!r}"
+        else:
+            scores.append(None)
+            extracted.append(ext)
+            status.append("needs_judge")
+            why = "--judge none" if judge_policy == "none" else "no recorded judge res for this index"
+            reasons.append(f"needs_judge: the rules did not decide ({why}); not counted")
+            continue
+        routes[route] += 1
+        kept.append((line.get("category") or "nan", res))
+        scores.append(float(res))
+        extracted.append(ext)
+        status.append("ok")
+        reasons.append(reason)
+    rows = frame.with_columns(
+        pl.Series("extracted", extracted, pl.String),
+        pl.Series("score", scores, pl.Float64),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    report = pl.DataFrame()
+    if kept:
+        cols: dict[str, float] = {"Overall Acc": sum(r for _, r in kept) / len(kept)}
+        by: dict[str, list[int]] = {}
+        for c, r in kept:
+            by.setdefault(c, []).append(r)
+        for c, v in by.items():
+            cols[c] = sum(v) / len(v)
+        report = _one_row(cols)
+    undecided = status.count("needs_judge")
+    decided = {"rules": routes["rules"], "recorded": routes["recorded"], "live": 0, "undecided": undecided}
+    parts = [f"rules ({routes['rules']} rows)"] if routes["rules"] else []
+    if routes["recorded"]:
+        parts.append(f"{who} ({routes['recorded']} rows)")
+    if undecided:
+        parts.append(f"{undecided} rows undecided (needs_judge)")
+    archive_method = None if recorded is None or not recorded.files else f"rules + judge {recorded.judge}"
+    n = len(kept)
+    correct = sum(r for _, r in kept)
+    stats: dict[str, Any] = {
+        "benchmark": bench,
+        "variant": "classic",
+        "rows": frame.height,
+        "tasks": n,
+        "correct": float(correct),
+        "accuracy": correct / n if n else math.nan,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": " + ".join(parts) or "no rows",
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0 and not errors and disagree == 0,
+        "rule_disagreements": disagree,
+        "flags": {"rule_disagreements": disagree} if disagree else {},
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": len(errors),
+        "reference_error": f"{bench}: {errors[0]}" if errors else None,
     }
     if recorded is not None:
         stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
