@@ -105,15 +105,31 @@ def test_registry_entries():
         assert entry.grading == "judge"
 
 
-@pytest.mark.parametrize("folder", ["charxiv_head", "chartmuseum"])
+CLI_REPORTS = {
+    "charxiv_head": CASES["charxiv_head"][3],
+    "chartmuseum": CASES["chartmuseum"][3],
+    "llavabench_ko_head": "m_LLaVABench_KO_score.csv",
+    "memlens": "m_MemLens_32K_score.csv",
+    "dude": "m_DUDE_gpt-4o_score.csv",
+    "slidevqa": "m_SLIDEVQA_gpt-4o_score.csv",
+    "sfe_head": "m_SFE_score.csv",
+    "mmlongbench_doc": "m_MMLongBench_DOC_gpt-4o_score.csv",
+    "phyx_mini_oe": "m_PhyX_mini_OE_deepseek_score.csv",
+    "phyx_mini_mc": "m_PhyX_mini_MC_deepseek_score.csv",
+}
+
+
+@pytest.mark.parametrize("folder", sorted(CLI_REPORTS))
 def test_cli_checks_the_archive_report(tmp_path, monkeypatch, folder):
+    # The executor finds the records (RECORDED_JUDGE_MODULES) and the archive's own report,
+    # and the two reports agree.
     shutil.copytree(DATA / folder, tmp_path / "m")
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(main, ["grade", "m", "--as-of", "2026-08-18", "--json"], catch_exceptions=False)
     assert r.exit_code == 0, r.output
     (rec,) = json.loads(r.output)["archives"]
     assert rec["status"] == "ok", rec
-    assert rec["archive_report"].endswith(CASES[folder][3])
+    assert rec["archive_report"].endswith(CLI_REPORTS[folder])
 
 
 @pytest.mark.parametrize("folder", ["llavabench_ko_head", "llavabench_ko_2025_07"])
