@@ -332,3 +332,27 @@ def test_phyx_report_cell_by_cell(folder, bench, name):
     bare = tail_judged.grade(read_result_table(path), benchmark=bench, recorded=None)
     assert bare.stats["decided"] == {"rules": rules, "recorded": 0, "live": 0, "undecided": n - rules}
     assert benchmarks.for_dataset(name[2:].replace("_mini", "")).options == {"benchmark": bench}
+
+
+def test_longdocurl_report_cell_by_cell(tmp_path):
+    folder = DATA / "longdocurl"
+    path = folder / "m_LongDocURL.xlsx"
+    rec = find_records(path)
+    assert (rec.judge, [p.name for p in rec.files]) == ("gpt-4o", ["m_LongDocURL_gpt-4o_extract.pkl", "m_LongDocURL_gpt-4o_extract.xlsx"])
+    res = tail_judged.grade(read_result_table(path), benchmark="longdocurl", recorded=rec)
+    theirs = pl.read_csv(folder / "m_LongDocURL_score.csv", infer_schema_length=0)
+    assert res.report.columns == theirs.columns
+    assert [(a, b, float(c), int(d)) for a, b, c, d in theirs.iter_rows()] == list(res.report.iter_rows())
+    assert res.stats["decided"] == {"rules": 0, "recorded": 12, "live": 0, "undecided": 0} and res.stats["matches_archive"]
+    detail = pl.read_csv(folder / "m_LongDocURL_longdocurl_eval.tsv", separator="\t", infer_schema_length=0)
+    assert res.rows["score"].to_list() == [float(x) for x in detail["score_v3"].to_list()]
+    # Upstream's second run reuses the _extract.xlsx, where the extracted numbers and lists
+    # came back as text: a different report (rerun_score.csv). From the xlsx alone (no
+    # cache) ours is that one.
+    shutil.copytree(folder, tmp_path / "m")
+    (tmp_path / "m" / "m_LongDocURL_gpt-4o_extract.pkl").unlink()
+    alone = find_records(tmp_path / "m" / "m_LongDocURL.xlsx")
+    res2 = tail_judged.grade(read_result_table(path), benchmark="longdocurl", recorded=alone)
+    rerun = pl.read_csv(folder / "rerun_score.csv", infer_schema_length=0)
+    assert [(a, b, float(c), int(d)) for a, b, c, d in rerun.iter_rows()] == list(res2.report.iter_rows())
+    assert res2.report["score"][0] != res.report["score"][0]

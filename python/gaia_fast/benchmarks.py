@@ -1145,6 +1145,16 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2025-06-16", "classic"),),
             grading="rules+judge-fallback",
         ),
+        Benchmark(
+            "longdocurl",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "longdocurl"},
+            datasets=(r"LongDocURL",),
+            report="_score.csv",
+            description="LongDocURL: the recorded judge extractions ({stem}_{J}_extract.pkl / .xlsx), LongDocURL's eval_score, per task_tag",
+            variants=(("2026-07-05", "classic"),),  # 6a02ab92: LongDocURL added (= head)
+            grading="judge",
+        ),
         # --- end branch tailjudge ---
     )
 }

@@ -1,6 +1,6 @@
 """Writes the synthetic archives of this folder (result file + the judge records VLMEvalKit
 keeps beside it), in VLMEvalKit's layout. The reports beside them were then written by
-VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR [m4bench|memlens|docqa|sfe|mmlongbench_doc|phyx]"""
+VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR [m4bench|memlens|docqa|sfe|mmlongbench_doc|phyx|longdocurl]"""
 
 import pickle
 import sys
@@ -261,3 +261,39 @@ if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "phyx":
     for ds in ("PhyX_mini_OE", "PhyX_mini_MC"):
         (Path(sys.argv[1]) / ds.lower()).mkdir(parents=True, exist_ok=True)
         phyx(Path(sys.argv[1]) / ds.lower(), ds)
+
+
+def longdocurl(out: Path) -> None:
+    """Rows whose prediction carries the extraction reply the scripted judge gives (REPLY=)."""
+    c = "<concise_answer>{}</concise_answer>\nAnswer format: <answer_format>{}</answer_format>"
+    rows = [
+        # answer, answer_format, task_tag, judge reply
+        ("1,200", "Integer", "Understanding", c.format("1200", "Integer")),
+        ("42", "Integer", "Reasoning", c.format("42.0", "Float")),
+        ("3.5%", "Float", "Locating", c.format("0.035", "Float")),
+        ("12 kg", "Float", "Understanding", c.format("12.1", "Float")),
+        ("The Annual Report", "String", "Reasoning", c.format("annual report", "String")),
+        ("https://a.org", "String", "Locating", c.format("https://a.org", "String")),
+        ("['apple', 'pear']", "List", "Understanding", c.format("['pear', 'apple']", "List")),
+        ("['red fox', 'blue jay']", "List", "Reasoning", c.format("['red fox']", "List")),
+        ("None", "None", "Locating", c.format("Not answerable", "None")),
+        ("7", "Integer", "Understanding", "no tags in this reply"),
+        ("2020-01-05", "String", "Reasoning", c.format("2020-01-05", "String")),
+        ("[{'a': 1}]", "List", "Locating", c.format("[{'a': 1}]", "List")),
+    ]
+    data = pd.DataFrame(
+        {
+            "index": [70 + i for i in range(len(rows))],
+            "question": [f"q{i}" for i in range(len(rows))],
+            "answer": [r[0] for r in rows],
+            "answer_format": [r[1] for r in rows],
+            "task_tag": [r[2] for r in rows],
+            "prediction": [f"analysis {i} REPLY={r[3]}" for i, r in enumerate(rows)],
+        }
+    )
+    dump_xlsx(data, out / "m_LongDocURL.xlsx")
+
+
+if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "longdocurl":
+    (Path(sys.argv[1]) / "longdocurl").mkdir(parents=True, exist_ok=True)
+    longdocurl(Path(sys.argv[1]) / "longdocurl")

@@ -663,6 +663,8 @@ def _find_tail(path: Path, names: set[str]) -> Records | None:
         return _find_judged(path, names, ("pred", "res", "log"), "tail_judged")
     if re.search(r"MemLens", path.stem):
         return _find_memlens(path, names)
+    if re.search(r"LongDocURL", path.stem):
+        return _find_longdocurl(path, names)
     if re.search(r"SFE", path.stem):
         return _find_sfe(path, names)
     if not re.search(r"ChartMuseum", path.stem):
@@ -718,6 +720,42 @@ def _find_sfe(path: Path, names: set[str]) -> Records | None:
         _merge(entries, got, f.name, notes, ("score",))
         used.append(f)
     return Records(path, "tail_judged", None, tuple(used), entries, columns, notes)
+
+
+def _find_longdocurl(path: Path, names: set[str]) -> Records | None:
+    """LongDocURL: ``{stem}_{J}_extract.pkl`` (``index -> {pred, ...}``, the extracted values
+    as the first run scored them: numbers and lists stay so; marked ``_from="pkl"``) first,
+    then ``{stem}_{J}_extract.{xlsx,...}`` (rows + ``pred``) for indexes the cache lacks."""
+    rx = re.compile(rf"{re.escape(path.stem)}_(?P<j>.+)_extract\.(?P<ext>pkl|{'|'.join(_TABLE_EXT)})")
+    by_judge: dict[str, list[Path]] = {}
+    for n in sorted(names):
+        if m := rx.fullmatch(n):
+            by_judge.setdefault(m.group("j"), []).append(path.parent / n)
+    if not by_judge:
+        return None
+    notes: list[str] = []
+    judge = max(by_judge, key=lambda j: (_newest(by_judge[j]), j))
+    if len(by_judge) > 1:
+        notes.append(f"records of several judges beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
+    entries: dict[str, dict[str, Any]] = {}
+    used: list[Path] = []
+    columns: tuple[str, ...] = ()
+    for f in sorted(by_judge[judge], key=lambda p: (p.suffix != ".pkl", p.suffix)):
+        if f.suffix == ".pkl":
+            got = _pickle_entries(f, notes, fields=("pred",))
+            if got is not None:
+                got = {k: {**v, "_from": "pkl"} for k, v in got.items()}
+        else:
+            res = _table_entries(f, ("pred", "extracted_answer_format"), notes)
+            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
+        if got is not None and not any("pred" in r for r in got.values()):
+            notes.append(f"{f.name}: not used: it has no 'pred'")
+            got = None
+        if got is None:
+            continue
+        _merge(entries, got, f.name, notes, ())
+        used.append(f)
+    return Records(path, "tail_judged", judge, tuple(used), entries, columns, notes)
 
 
 def _find_memlens(path: Path, names: set[str]) -> Records | None:

@@ -60,6 +60,17 @@ Reference: open-compass/VLMEvalKit (head e8e78f05).
   ``.pkl``. ``PhyX_acc``: ``Overall Acc`` then each category (first appearance), one row,
   ``{stem}_{J}_score.csv``. The ``valid_type=STR`` report (``{stem}_acc``) is not
   reproduced, nor the 0c82addc rules (2025-05-27 to 06-16).
+* LongDocURL (``vlmeval/dataset/longdocurl.py`` + ``utils/longdocurl.py``, 6a02ab92,
+  2026-07-05 = head): the judge's extraction (``pred``: ``ast.literal_eval`` of its
+  ``<concise_answer>``, so a number or a list) in ``{stem}_{J}_extract.pkl`` (raw values,
+  read first) / ``.xlsx``; ``_prediction_for_score`` takes the first present of ``pred``,
+  ``parsed_prediction``, ``parsed_output``, ``prediction``; LongDocURL's own ``eval_score``
+  (any exception: 0.0; ``Fail to extract``: 0.0). ``{stem}_score.csv``: ``category,
+  metric, score, num``, ``overall`` then each ``task_tag`` sorted. A result file that has a
+  ``pred`` column is scored by the rules alone, as upstream does. Upstream's first run
+  scores the extracted values (the pkl); a rerun reuses the xlsx, where numbers and lists
+  came back as text, and may report otherwise: with the pkl beside it the first run's
+  report is reproduced, from the xlsx alone a rerun's.
 """
 
 from __future__ import annotations
@@ -75,7 +86,7 @@ from gaia_fast.scorers.vlm.recorded import Records, index_key
 
 __all__ = ["BENCHMARKS", "CHARXIV_CATEGORIES", "grade"]
 
-BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench", "memlens", "dude", "slidevqa", "sfe", "mmlongbench_doc", "phyx_oe", "phyx_mc")
+BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench", "memlens", "dude", "slidevqa", "sfe", "mmlongbench_doc", "phyx_oe", "phyx_mc", "longdocurl")
 JUDGE_POLICIES = ("auto", "none")
 
 #: ``qid2category``: (the column read, its value -> category).
@@ -160,6 +171,8 @@ def grade(
         return _grade_sfe(frame, recorded, judge_policy, variant or "classic")
     if benchmark == "mmlongbench_doc":
         return _grade_mmlongbench_doc(frame, recorded, judge_policy)
+    if benchmark == "longdocurl":
+        return _grade_longdocurl(frame, recorded, judge_policy)
     if benchmark in ("phyx_oe", "phyx_mc"):
         return _grade_phyx(frame, benchmark, recorded, judge_policy)
     if benchmark in ("dude", "slidevqa"):
@@ -1062,6 +1075,232 @@ def _grade_phyx(frame: pl.DataFrame, bench: str, recorded: Records | None, judge
         "judge": False,
         "crashed_rows": len(errors),
         "reference_error": f"{bench}: {errors[0]}" if errors else None,
+    }
+    if recorded is not None:
+        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+# --------------------------------------------------------------------------------------
+# LongDocURL: its own eval_score over the judge's extraction
+# --------------------------------------------------------------------------------------
+
+
+def _ldu_clean(s: Any) -> str:
+    import re
+
+    s = str(s).lower().strip().replace(",", "")
+    for suffix in ("kg", "mm", "meters", "minutes", "miles", "mile", "acres", "million", "thousand", "billion", "m"):
+        if s.endswith(suffix):
+            s = s[: -len(suffix)].strip()
+            break
+    s = re.sub(r"\s*\([^)]*\)", "", s).strip()
+    s = re.sub(r"^['\"]|['\"]$", "", s).strip()
+    s = s.strip().lstrip("$").strip()
+    s = s.strip().lstrip("£").strip()
+    return s.strip().rstrip("%").strip()
+
+
+def _ldu_maybe_list(value: Any) -> Any:
+    import ast
+
+    if isinstance(value, list):
+        return value
+    if isinstance(value, str) and value.strip().startswith("["):
+        try:
+            return ast.literal_eval(value)
+        except Exception:  # noqa: BLE001 - upstream: the text stays
+            return value
+    return value
+
+
+def _ldu_join_commas(text: str) -> str:
+    import re
+
+    return "".join(p.strip() for p in text.split(",")) if re.findall(r"\d+,\s*\d+", text, re.DOTALL) else text
+
+
+def longdocurl_eval_score(gt: Any, pred: Any, answer_type: Any) -> float:
+    """LongDocURL's ``eval_score`` (``gt`` / ``pred`` as pandas holds them: text, numbers,
+    lists, NaN as ``math.nan``). Raises where upstream raises (scored 0.0 by its caller)."""
+    if answer_type == "Integer":
+        try:
+            gt = int(_ldu_join_commas(_ldu_clean(str(gt))))
+        except Exception:  # noqa: BLE001 - upstream: gt stays the cleaned text
+            gt = _ldu_join_commas(_ldu_clean(str(gt)))
+        try:
+            pred = int(_ldu_join_commas(_ldu_clean(str(pred))))
+        except Exception:  # noqa: BLE001
+            pred = ""
+        score: Any = gt == pred
+    elif answer_type == "Float":
+        gt = _ldu_join_commas(_ldu_clean(str(gt)))
+        pred = _ldu_join_commas(_ldu_clean(str(pred)))
+        try:
+            gt = float(gt)
+        except Exception:  # noqa: BLE001, S110
+            pass
+        try:
+            pred = float(pred)
+        except Exception:  # noqa: BLE001
+            pred = str(pred)
+        try:
+            score = _is_float_equal(gt, pred, include_percentage=True, is_close=True)
+        except Exception:  # noqa: BLE001
+            score = 0
+    elif answer_type in ("String", "None"):
+        gt, pred = _ldu_clean(gt), _ldu_clean(pred)
+        score = (gt == pred) if _is_exact_match(gt) else anls_compute(gt, pred)
+    else:
+        gt, pred = _ldu_maybe_list(gt), _ldu_maybe_list(pred)
+        if not isinstance(gt, list):
+            gt = [gt]
+        if not isinstance(pred, list):
+            pred = [pred]
+        if not pred:
+            return 0.0
+        if isinstance(gt[0], dict):
+            gt = ["-".join(str(v) for v in item.values()) for item in gt]
+        if isinstance(pred[0], dict):
+            pred = ["-".join(str(v) for v in item.values()) for item in pred]
+        gt = [_ldu_clean(a) for a in gt]
+        pred = [_ldu_clean(a) for a in pred]
+        if _ldu_isfloat(gt[0]) or _is_exact_match(gt[0]):
+            score = "-".join(gt) == "-".join(pred)
+        else:
+            greedy = [max(anls_compute(str(g), str(p)) for p in pred) for g in gt]
+            score = sum(greedy) / len(gt) * min(1, len(gt) / len(pred)) ** 0.5
+    return float(score)
+
+
+def _ldu_isfloat(num: Any) -> bool:
+    try:
+        float(num)
+        return True
+    except Exception:  # noqa: BLE001 - upstream catches everything here
+        return False
+
+
+def _ldu_parse_extracted(response: str) -> tuple[Any, str]:
+    """``parse_extracted_answer``."""
+    import ast
+    import re
+
+    try:
+        concise = re.findall(r"<concise_answer>(.*?)</concise_answer>", response, re.DOTALL)[0]
+        fmt = re.findall(r"<answer_format>(.*?)</answer_format>", response, re.DOTALL)[0]
+    except IndexError:
+        return "Fail to extract", "None"
+    try:
+        parsed = ast.literal_eval(concise)
+        if isinstance(parsed, set):
+            parsed = list(parsed)
+    except Exception:  # noqa: BLE001 - upstream: the text stays
+        parsed = concise
+    return parsed, fmt
+
+
+def _grade_longdocurl(frame: pl.DataFrame, recorded: Records | None, judge_policy: str) -> GradeResult:
+    from gaia_fast.scorers.vlm._pandas import PANDAS_NA
+
+    for name in ("index", "answer"):
+        if name not in frame.columns:
+            raise ValueError(f"longdocurl: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+    na = frozenset(PANDAS_NA)
+    use = recorded if judge_policy == "auto" else None
+    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    own_pred = "pred" in frame.columns  # upstream then scores without a judge
+    cols = [c for c in ("index", "answer", "answer_format", "task_tag", "pred", "parsed_prediction", "parsed_output", "prediction") if c in frame.columns]
+    lines = frame.select(pl.col(c).cast(pl.String) for c in cols).to_dicts()
+
+    def text_cell(v: str | None) -> Any:
+        return math.nan if v is None or v in na else v
+
+    def missing(v: Any) -> bool:
+        return v is None or (isinstance(v, float) and math.isnan(v))
+
+    scores: list[float | None] = []
+    status: list[str] = []
+    reasons: list[str] = []
+    kept: list[tuple[Any, float]] = []
+    routes = {"rules": 0, "recorded": 0}
+    for line in lines:
+        if own_pred:
+            first, route = text_cell(line.get("pred")), "rules"
+        else:
+            rec = use.get(line["index"]) if use is not None else None
+            if rec is None or "pred" not in rec:
+                scores.append(None)
+                status.append("needs_judge")
+                why = "--judge none" if judge_policy == "none" else "no recorded extraction (pred) for this index"
+                reasons.append(f"needs_judge: {why}; not counted")
+                continue
+            raw = rec["pred"]
+            # pkl: the value as extracted; xlsx: text, its NA words NaN as pandas reads them
+            first = text_cell(raw) if isinstance(raw, str) and rec.get("_from") != "pkl" else (math.nan if raw is None else raw)
+            route = "recorded"
+        pred: Any = ""
+        for cand in (first, *(text_cell(line.get(k)) for k in ("parsed_prediction", "parsed_output", "prediction") if k in line)):
+            if not missing(cand):
+                pred = cand
+                if isinstance(pred, str) and "<concise_answer>" in pred:
+                    pred, _ = _ldu_parse_extracted(pred)
+                break
+        answer = text_cell(line.get("answer"))
+        fmt = text_cell(line.get("answer_format")) if "answer_format" in line else ""
+        try:
+            score = 0.0 if pred == "Fail to extract" else longdocurl_eval_score(answer, pred, fmt)
+            note = ""
+        except Exception as e:  # noqa: BLE001 - upstream: any exception scores 0.0
+            score, note = 0.0, f" (eval_score raised {type(e).__name__}: 0.0)"
+        routes[route] += 1
+        kept.append((line.get("task_tag"), score))
+        scores.append(score)
+        status.append("ok")
+        reasons.append(f"{'rules' if own_pred else who}: pred {pred!r}, score {score:.4g}{note}")
+    rows = frame.with_columns(
+        pl.Series("score", scores, pl.Float64), pl.Series("status", status, pl.String), pl.Series("reason", reasons, pl.String)
+    )
+    report_rows: list[tuple[str, str, float, int]] = []
+    if kept:
+        report_rows.append(("overall", "generalized_accuracy", sum(s for _, s in kept) / len(kept), len(kept)))
+        tags = sorted({t for t, _ in kept if t is not None and t not in na})
+        for t in tags:
+            sel = [s for tag, s in kept if tag == t]
+            report_rows.append((t, "generalized_accuracy", sum(sel) / len(sel) if sel else 0.0, len(sel)))
+    report = pl.DataFrame(
+        report_rows, schema={"category": pl.String, "metric": pl.String, "score": pl.Float64, "num": pl.Int64}, orient="row"
+    )
+    n = len(kept)
+    undecided = status.count("needs_judge")
+    decided = {"rules": routes["rules"], "recorded": routes["recorded"], "live": 0, "undecided": undecided}
+    parts = [f"rules on the file's own pred ({routes['rules']} rows)"] if routes["rules"] else []
+    if routes["recorded"]:
+        parts.append(f"{who} extractions + eval_score ({routes['recorded']} rows)")
+    if undecided:
+        parts.append(f"{undecided} rows undecided (needs_judge)")
+    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    if own_pred:
+        archive_method = "rules (the result file's pred column)"
+    total = sum(s for _, s in kept)
+    stats: dict[str, Any] = {
+        "benchmark": "longdocurl",
+        "variant": "classic",
+        "rows": frame.height,
+        "tasks": n,
+        "correct": float(total),
+        "accuracy": total / n if n else math.nan,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": " + ".join(parts) or "no rows",
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0,
+        "flags": {},
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": 0,
+        "reference_error": None,
     }
     if recorded is not None:
         stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
