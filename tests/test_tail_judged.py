@@ -116,6 +116,8 @@ CLI_REPORTS = {
     "mmlongbench_doc": "m_MMLongBench_DOC_gpt-4o_score.csv",
     "phyx_mini_oe": "m_PhyX_mini_OE_deepseek_score.csv",
     "phyx_mini_mc": "m_PhyX_mini_MC_deepseek_score.csv",
+    "longdocurl": "m_LongDocURL_score.csv",
+    "medqbench_caption": "m_MedqbenchCaption_dev_score.json",
 }
 
 
@@ -356,3 +358,22 @@ def test_longdocurl_report_cell_by_cell(tmp_path):
     rerun = pl.read_csv(folder / "rerun_score.csv", infer_schema_length=0)
     assert [(a, b, float(c), int(d)) for a, b, c, d in rerun.iter_rows()] == list(res2.report.iter_rows())
     assert res2.report["score"][0] != res.report["score"][0]
+
+
+@pytest.mark.parametrize(("folder", "name"), [("medqbench_caption", "m_MedqbenchCaption_dev"), ("medqbench_paired", "m_MedqbenchPairedDescription_dev")])
+def test_medqbench_report_from_the_scored_result_file(folder, name):
+    path = DATA / folder / f"{name}.xlsx"
+    res = tail_judged.grade(read_result_table(path), benchmark="medqbench")
+    theirs = json.loads((DATA / folder / f"{name}_score.json").read_text())
+    assert res.report.to_dicts() == [theirs]
+    assert res.stats["decided"] == {"rules": 0, "recorded": 6, "live": 0, "undecided": 0} and res.stats["matches_archive"]
+    # The NOSCORE row: every metric None (left out of the means, as upstream does).
+    assert res.rows.filter(pl.col("prediction").str.contains("NOSCORE"))["completeness_value"].to_list() == [None]
+    entry = benchmarks.for_dataset(name[2:])
+    assert entry.options == {"benchmark": "medqbench"} and entry.grading == "judge"
+
+
+def test_medqbench_unjudged_result_file_needs_a_judge():
+    frame = pl.DataFrame({"index": ["1", "2"], "prediction": ["a", "b"], "description": ["x", "y"]})
+    res = tail_judged.grade(frame, benchmark="medqbench")
+    assert res.stats["decided"]["undecided"] == 2 and res.report.height == 0 and not res.stats["matches_archive"]

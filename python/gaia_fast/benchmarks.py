@@ -1155,6 +1155,27 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-07-05", "classic"),),  # 6a02ab92: LongDocURL added (= head)
             grading="judge",
         ),
+        Benchmark(
+            "medqbench_caption",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "medqbench"},
+            datasets=(r"MedqbenchCaption(_dev|_test)?",),
+            # evaluate writes the judge's scores into the result file and {stem}_score.json.
+            report="_score.json",
+            description="MedQ-Bench caption: the judge's four metric scores written into the result file, mean per metric",
+            variants=(("2025-10-13", "classic"),),  # ca9a644d: added; the same numbers at head
+            grading="judge",
+        ),
+        Benchmark(
+            "medqbench_paired",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "medqbench"},
+            datasets=(r"MedqbenchPairedDescription(_dev|_test)",),
+            report="_score.json",
+            description="MedQ-Bench paired description: the judge's four metric scores written into the result file, mean per metric",
+            variants=(("2025-10-13", "classic"),),
+            grading="judge",
+        ),
         # --- end branch tailjudge ---
     )
 }

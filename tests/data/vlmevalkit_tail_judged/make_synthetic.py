@@ -1,6 +1,6 @@
 """Writes the synthetic archives of this folder (result file + the judge records VLMEvalKit
 keeps beside it), in VLMEvalKit's layout. The reports beside them were then written by
-VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR [m4bench|memlens|docqa|sfe|mmlongbench_doc|phyx|longdocurl]"""
+VLMEvalKit's own evaluate (see README.md). Usage: python make_synthetic.py OUT_DIR [m4bench|memlens|docqa|sfe|mmlongbench_doc|phyx|longdocurl|medqbench]"""
 
 import pickle
 import sys
@@ -297,3 +297,23 @@ def longdocurl(out: Path) -> None:
 if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "longdocurl":
     (Path(sys.argv[1]) / "longdocurl").mkdir(parents=True, exist_ok=True)
     longdocurl(Path(sys.argv[1]) / "longdocurl")
+
+
+def medqbench(out: Path, dataset: str) -> None:
+    """A result file before evaluate (which writes the judge's scores into it)."""
+    preds = ["MEDQ clear image, mild noise", "MEDQ NOSCORE", "MEDQ blurred, low contrast", "MEDQ sharp", "MEDQ artifacts at the edge", "MEDQ fine"]
+    data = pd.DataFrame(
+        {
+            "index": [5 + i for i in range(len(preds))],
+            "question": ["Describe the image quality."] * len(preds),
+            "description": [f"golden description {i}" for i in range(len(preds))],
+            "prediction": preds,
+        }
+    )
+    dump_xlsx(data, out / f"m_{dataset}.xlsx")
+
+
+if __name__ == "__main__" and len(sys.argv) > 2 and sys.argv[2] == "medqbench":
+    for ds in ("MedqbenchCaption_dev", "MedqbenchPairedDescription_dev"):
+        (Path(sys.argv[1]) / ds.lower()).mkdir(parents=True, exist_ok=True)
+        medqbench(Path(sys.argv[1]) / ds.lower(), ds)

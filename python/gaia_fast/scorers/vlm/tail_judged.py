@@ -71,6 +71,14 @@ Reference: open-compass/VLMEvalKit (head e8e78f05).
   scores the extracted values (the pkl); a rerun reuses the xlsx, where numbers and lists
   came back as text, and may report otherwise: with the pkl beside it the first run's
   report is reproduced, from the xlsx alone a rerun's.
+* MedqbenchCaption / MedqbenchPairedDescription (``medqbench_caption.py``,
+  ``medqbench_paired_description.py``, ca9a644d, 2025-10-13, same numbers to head): the
+  judge scores four metrics per row (``completeness``, ``preciseness``, ``consistency``,
+  ``quality_accuracy``; each the mean of ``n_rounds`` replies, None when none parsed) and
+  ``evaluate`` writes them into the result file itself (``{m}`` and ``{m}_scores``, a JSON
+  list). ``{stem}_score.json``: per metric the mean of the rows that have a value (0.0 when
+  none). A row's value is recomputed from its ``{m}_scores`` list (exact), else read from
+  ``{m}``; a result file without these columns was never judged (``needs_judge``).
 """
 
 from __future__ import annotations
@@ -86,7 +94,7 @@ from gaia_fast.scorers.vlm.recorded import Records, index_key
 
 __all__ = ["BENCHMARKS", "CHARXIV_CATEGORIES", "grade"]
 
-BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench", "memlens", "dude", "slidevqa", "sfe", "mmlongbench_doc", "phyx_oe", "phyx_mc", "longdocurl")
+BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench", "memlens", "dude", "slidevqa", "sfe", "mmlongbench_doc", "phyx_oe", "phyx_mc", "longdocurl", "medqbench")
 JUDGE_POLICIES = ("auto", "none")
 
 #: ``qid2category``: (the column read, its value -> category).
@@ -171,6 +179,8 @@ def grade(
         return _grade_sfe(frame, recorded, judge_policy, variant or "classic")
     if benchmark == "mmlongbench_doc":
         return _grade_mmlongbench_doc(frame, recorded, judge_policy)
+    if benchmark == "medqbench":
+        return _grade_medqbench(frame, judge_policy)
     if benchmark == "longdocurl":
         return _grade_longdocurl(frame, recorded, judge_policy)
     if benchmark in ("phyx_oe", "phyx_mc"):
@@ -1304,4 +1314,94 @@ def _grade_longdocurl(frame: pl.DataFrame, recorded: Records | None, judge_polic
     }
     if recorded is not None:
         stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    return GradeResult(rows=rows, report=report, stats=stats)
+
+
+# --------------------------------------------------------------------------------------
+# MedQ-Bench caption / paired description: scores the judge wrote into the result file
+# --------------------------------------------------------------------------------------
+
+MEDQ_METRICS = ("completeness", "preciseness", "consistency", "quality_accuracy")
+
+
+def _medq_value(scores_text: str | None, value_text: str | None) -> float | None:
+    """One metric of one row: ``sum / len`` of its ``{m}_scores`` list (what ``score_one``
+    stored in ``{m}``), else the ``{m}`` cell; None when the judge gave nothing."""
+    import json
+
+    if scores_text is not None and scores_text.strip().startswith("["):
+        try:
+            lst = json.loads(scores_text)
+        except ValueError:
+            lst = None
+        if isinstance(lst, list):
+            nums = [x for x in lst if isinstance(x, (int, float)) and not isinstance(x, bool)]
+            return sum(nums) / len(nums) if nums else None
+    if value_text is None:
+        return None
+    try:
+        v = float(value_text)
+    except ValueError:
+        return None
+    return None if math.isnan(v) else v
+
+
+def _grade_medqbench(frame: pl.DataFrame, judge_policy: str) -> GradeResult:
+    present = [m for m in MEDQ_METRICS if m in frame.columns or f"{m}_scores" in frame.columns]
+    judged = bool(present) and judge_policy == "auto"
+    cols = [c for m in MEDQ_METRICS for c in (m, f"{m}_scores") if c in frame.columns]
+    lines = frame.select(pl.col(c).cast(pl.String) for c in cols).to_dicts() if cols else [{} for _ in range(frame.height)]
+    values: dict[str, list[float | None]] = {m: [] for m in MEDQ_METRICS}
+    status: list[str] = []
+    reasons: list[str] = []
+    for line in lines:
+        if not judged:
+            for m in MEDQ_METRICS:
+                values[m].append(None)
+            status.append("needs_judge")
+            reasons.append("needs_judge: " + ("--judge none" if present else "the result file holds no judge scores") + "; not counted")
+            continue
+        got = {m: _medq_value(line.get(f"{m}_scores"), line.get(m)) for m in MEDQ_METRICS}
+        for m in MEDQ_METRICS:
+            values[m].append(got[m])
+        status.append("ok")
+        reasons.append("recorded judge: " + ", ".join(f"{m} {'none' if v is None else f'{v:g}'}" for m, v in got.items()))
+    rows = frame.with_columns(
+        *(pl.Series(f"{m}_value", values[m], pl.Float64) for m in MEDQ_METRICS),
+        pl.Series("status", status, pl.String),
+        pl.Series("reason", reasons, pl.String),
+    )
+    report = pl.DataFrame()
+    if judged:
+        avgs = {}
+        for m in MEDQ_METRICS:
+            valid = [v for v in values[m] if v is not None]
+            avgs[m] = sum(valid) / len(valid) if valid else 0.0
+        report = _one_row(avgs)
+    n = status.count("ok")
+    undecided = status.count("needs_judge")
+    decided = {"rules": 0, "recorded": n, "live": 0, "undecided": undecided}
+    # Headline only: each judged row's mean metric as a fraction of the maximum score, 2.
+    per_row = [
+        sum(vs) / len(vs) / 2 for i in range(len(status)) if (vs := [values[m][i] for m in MEDQ_METRICS if values[m][i] is not None])
+    ]
+    stats: dict[str, Any] = {
+        "benchmark": "medqbench",
+        "variant": "classic",
+        "rows": frame.height,
+        "tasks": n,
+        "correct": float(sum(per_row)),
+        "accuracy": sum(per_row) / len(per_row) if per_row else math.nan,
+        "decided": decided,
+        "decided_unit": "rows",
+        "method": f"recorded judge scores in the result file ({n} rows)" if n else f"{undecided} rows undecided (needs_judge)",
+        "judge_policy": judge_policy,
+        "archive_method": "judge (scores written into the result file)" if present else None,
+        "matches_archive": judged,
+        "flags": {},
+        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "judge": False,
+        "crashed_rows": 0,
+        "reference_error": None,
+    }
     return GradeResult(rows=rows, report=report, stats=stats)
