@@ -1156,6 +1156,165 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2024-09-02", "classic"),),  # 10adf5ff: added; the same rule at head
             grading="rules",
         ),
+        # --- end branch tailrules ---
+        # --- branch tailjudge: judge-scored sets replayed from recorded verdicts ---
+        Benchmark(
+            "charxiv_descriptive",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "charxiv_descriptive"},
+            datasets=(r"CharXiv_descriptive_val",),
+            # {stem}_{J}_acc.csv from 2e937e6a (2025-06-30); _score.csv before, same numbers.
+            report="_acc.csv",
+            description="CharXiv descriptive: the recorded judge scores ({stem}_{J}.xlsx), mean per qid2category category and Overall",
+            variants=(("2025-05-08", "classic"),),  # 34dceec3: CharXiv added; the same numbers at head
+            grading="judge",
+        ),
+        Benchmark(
+            "charxiv_reasoning",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "charxiv_reasoning"},
+            datasets=(r"CharXiv_reasoning_val",),
+            report="_acc.csv",
+            description="CharXiv reasoning: the recorded judge scores ({stem}_{J}.xlsx), mean per inst_category and Overall",
+            variants=(("2025-05-08", "classic"),),
+            grading="judge",
+        ),
+        Benchmark(
+            "chartmuseum",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "chartmuseum"},
+            datasets=(r"ChartMuseum_(dev|test)",),
+            report="_acc.csv",
+            description="ChartMuseum: the recorded gpt_compare replies ({stem}_{J}.pkl, 'yes' = right), percent per category and Overall",
+            variants=(("2025-10-17", "classic"),),  # 9518cb4b: ChartMuseum added; the same at head
+            grading="judge",
+        ),
+        Benchmark(
+            "llavabench_ko",
+            "gaia_fast.scorers.vlm.judged",
+            {"benchmark": "llavabench"},
+            datasets=(r"LLaVABench_KO",),
+            report="_score.csv",
+            description="LLaVABench_KO: LLaVABench's flow (the recorded reviews in _openai_result, LLaVABench_score); only the judge prompt is Korean",
+            variants=(("2025-07-25", "classic"),),  # 243bf74b: LLaVABench_KO added; the same report at head
+            grading="judge",
+        ),
+        Benchmark(
+            "m4bench",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "m4bench"},
+            datasets=(r"State_Invariance|State_Comparison|Spatial_Perception|Instance_Comparison|Detailed_Difference",),
+            # M4Bench.evaluate writes no report (it returns {"acc", "details"}): our own name.
+            report="_m4bench_acc.json",
+            description="M4Bench: the recorded judge letters (parsed_pred of {stem}_details.xlsx) against response, accuracy x 100",
+            variants=(("2025-08-13", "classic"),),  # 191dfa09: M4Bench added; the same numbers at head
+            grading="judge",
+        ),
+        Benchmark(
+            "memlens",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "memlens"},
+            datasets=(r"MemLens_(32K|64K|128K|256K)",),
+            report="_score.csv",
+            description="MemLens: the recorded judge scores ({stem}_{J}_memlens_judge.jsonl, by row position), accuracy overall and per question_type",
+            variants=(("2026-07-03", "classic"),),  # 3fb3b5bd: MemLens added; unchanged at head
+            grading="judge",
+        ),
+        Benchmark(
+            "dude",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "dude"},
+            datasets=(r"DUDE(_MINI)?",),
+            # {stem}_{J}_score.csv, J = judge_kwargs['model'] (found under the records' judge).
+            report="_score.csv",
+            description="DUDE: the recorded judge extractions (pred of {stem}_{J}.xlsx), MMLongBench's anls_compute, DUDE_acc",
+            variants=(("2024-08-07", "classic"),),  # ec176904: DUDE added; the same numbers at head
+            grading="judge",
+        ),
+        Benchmark(
+            "slidevqa",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "slidevqa"},
+            datasets=(r"SLIDEVQA(_MINI)?",),
+            report="_score.csv",
+            description="SlideVQA: the recorded judge extractions (pred of {stem}_{J}.xlsx), anls / EM / bag-of-words F1, SlideVQA_acc",
+            variants=(("2024-08-07", "classic"),),  # ec176904: SlideVQA added; the same numbers at head
+            grading="judge",
+        ),
+        Benchmark(
+            "sfe",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "sfe"},
+            datasets=(r"SFE(-zh)?",),
+            report="_score.csv",
+            description="SFE: the recorded judge scores 0-9 ({stem}_judge.xlsx / _tmp.pkl), report_score per split and category",
+            # 00b7545f (2025-06-18): SFE added, report_score's raw mean; e72ba807 (2025-06-25): / 9 * 100.
+            variants=(("2025-06-18", "2025-06"), ("2025-06-25", "classic")),
+            grading="judge",
+        ),
+        Benchmark(
+            "mmlongbench_doc",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "mmlongbench_doc"},
+            datasets=(r"MMLongBench_DOC",),
+            report="_score.csv",
+            description="MMLongBench_DOC: the recorded judge extractions (pred of {stem}_{J}.xlsx), eval_score per answer_format, MMLongBench_acc",
+            variants=(("2024-08-07", "classic"),),  # ec176904: added (in mmlongbench.py); the same rules at head
+            grading="judge",
+        ),
+        Benchmark(
+            "phyx_oe",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "phyx_oe"},
+            datasets=(r"PhyX(_mini)?_OE",),
+            # valid_type=LLM: {stem}_{J}_score.csv (found under the recorded judge's name).
+            report="_score.csv",
+            description="PhyX open-ended (valid_type=LLM): PhyX_auxeval's string rules, the recorded judge res for the rest, PhyX_acc",
+            variants=(("2025-06-16", "classic"),),  # 0655ce80: the rules at head (0c82addc's older ones not ported)
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "phyx_mc",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "phyx_mc"},
+            datasets=(r"PhyX(_mini)?_MC",),
+            report="_score.csv",
+            description="PhyX multiple choice (valid_type=LLM): PhyX_auxeval_MC's letter rules, the recorded judge res for the rest, PhyX_acc",
+            variants=(("2025-06-16", "classic"),),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "longdocurl",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "longdocurl"},
+            datasets=(r"LongDocURL",),
+            report="_score.csv",
+            description="LongDocURL: the recorded judge extractions ({stem}_{J}_extract.pkl / .xlsx), LongDocURL's eval_score, per task_tag",
+            variants=(("2026-07-05", "classic"),),  # 6a02ab92: LongDocURL added (= head)
+            grading="judge",
+        ),
+        Benchmark(
+            "medqbench_caption",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "medqbench"},
+            datasets=(r"MedqbenchCaption(_dev|_test)?",),
+            # evaluate writes the judge's scores into the result file and {stem}_score.json.
+            report="_score.json",
+            description="MedQ-Bench caption: the judge's four metric scores written into the result file, mean per metric",
+            variants=(("2025-10-13", "classic"),),  # ca9a644d: added; the same numbers at head
+            grading="judge",
+        ),
+        Benchmark(
+            "medqbench_paired",
+            "gaia_fast.scorers.vlm.tail_judged",
+            {"benchmark": "medqbench"},
+            datasets=(r"MedqbenchPairedDescription(_dev|_test)",),
+            report="_score.json",
+            description="MedQ-Bench paired description: the judge's four metric scores written into the result file, mean per metric",
+            variants=(("2025-10-13", "classic"),),
+            grading="judge",
+        ),
+        # --- end branch tailjudge ---
     )
 }
 

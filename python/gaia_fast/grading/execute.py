@@ -412,7 +412,7 @@ def _archive_report(job: Job, entry: benchmarks.Benchmark, ours: Path | None, re
 #: The families that replay an archive's recorded judge replies (``recorded=``, ``judge_policy=``).
 RECORDED_JUDGE_MODULES = frozenset(
     f"gaia_fast.scorers.vlm.{m}"
-    for m in ("mcq", "mcq_reports", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu")
+    for m in ("mcq", "mcq_reports", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged")
 )
 #: A family module whose records are another's kind (mcq_reports wraps mcq.grade).
 _RECORD_KIND = {"mcq_reports": "mcq"}

@@ -57,7 +57,7 @@ _log = logging.getLogger(__name__)
 
 _TABLE_EXT = ("xlsx", "tsv", "csv", "json")
 #: The kinds of records :func:`find_records` knows (one per family that replays them).
-KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu")
+KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged")
 #: Stem suffixes of VLMEvalKit's other outputs: never a judge name of ``{stem}_{J}.xlsx``.
 _NOT_JUDGE = re.compile(
     r".*(_|^)(acc|acc_all|score|score_fine|score2|result|auxmatch|tmp|prefetch|supp|fine_grained|metrics|rating|"
@@ -630,6 +630,164 @@ def _find_video_mcq(path: Path, names: set[str], field: str = "score", kind: str
     return Records(path, kind, None, tuple(used), entries, columns, notes)
 
 
+
+def _find_tail(path: Path, names: set[str]) -> Records | None:
+    """Judge-scored sets of :mod:`gaia_fast.scorers.vlm.tail_judged`.
+
+    * CharXiv: ``{stem}_{J}.{xlsx,...}``, the rows plus ``score`` and ``extracted_answer``
+      (``J`` = ``judge_model.model``). Its ``{stem}_{J}.pkl`` is keyed by row position, not
+      by ``index``, so it is not read (upstream's report re-reads the table only).
+    * ChartMuseum: ``{stem}_{J}.pkl``, ``index -> (judge reply, category)`` in the order
+      upstream iterates it for the report (kept as ``response``, ``category``)."""
+    if re.search(r"CharXiv", path.stem):
+        found = _find_judged(path, {n for n in names if not n.endswith(".pkl")}, ("score", "extracted_answer"), "tail_judged")
+        if found is not None and any(n.endswith(".pkl") for n in names):
+            found.notes.append("the _{J}.pkl cache is keyed by row position, not index: not read")
+        return found
+    if re.search(r"State_Invariance|State_Comparison|Spatial_Perception|Instance_Comparison|Detailed_Difference", path.stem):
+        # M4Bench: {stem}_details.{xlsx,...}, the rows plus parsed_pred (the judge's letter,
+        # or get_ans's where the judge failed) and score; no judge name in any file name.
+        files = [path.parent / f"{path.stem}_details.{ext}" for ext in _TABLE_EXT if f"{path.stem}_details.{ext}" in names]
+        notes: list[str] = []
+        for f in files:
+            res = _table_entries(f, ("parsed_pred", "score"), notes)
+            if res is not None and any("parsed_pred" in r for r in res[0].values()):
+                return Records(path, "tail_judged", None, (f,), res[0], res[1], notes)
+            notes.append(f"{f.name}: not used: it has no 'parsed_pred' column")
+        return Records(path, "tail_judged", None, (), {}, (), notes) if files else None
+    if re.search(r"PhyX", path.stem):
+        # valid_type=LLM: {stem}_{J}.xlsx (rows + res, log, extracted) and {stem}_{J}.pkl.
+        return _find_judged(path, names, ("res", "log", "extracted"), "tail_judged")
+    if re.search(r"DUDE|SLIDEVQA|MMLongBench_DOC", path.stem):
+        # {stem}_{J}.xlsx: the rows plus the judge's extraction (pred, res, log).
+        return _find_judged(path, names, ("pred", "res", "log"), "tail_judged")
+    if re.search(r"MemLens", path.stem):
+        return _find_memlens(path, names)
+    if re.search(r"LongDocURL", path.stem):
+        return _find_longdocurl(path, names)
+    if re.search(r"SFE", path.stem):
+        return _find_sfe(path, names)
+    if not re.search(r"ChartMuseum", path.stem):
+        return None
+    rx = re.compile(rf"{re.escape(path.stem)}_(?P<j>.+)\.pkl")
+    by_judge = {m.group("j"): path.parent / n for n in sorted(names) if (m := rx.fullmatch(n)) and not _NOT_JUDGE.fullmatch(m.group("j"))}
+    if not by_judge:
+        return None
+    notes: list[str] = []
+    judge = max(by_judge, key=lambda j: (_newest([by_judge[j]]), j))
+    if len(by_judge) > 1:
+        notes.append(f"records of several judges beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
+    f = by_judge[judge]
+    data = safe_pickle.load(f)
+    if not isinstance(data, dict):
+        notes.append(f"{f.name}: not used: it holds a {type(data).__name__}, not the index -> (reply, category) cache")
+        return Records(path, "tail_judged", judge, (), {}, (), notes)
+    entries: dict[str, dict[str, Any]] = {}
+    for k, v in data.items():
+        key = index_key(k)
+        if key is None:
+            continue
+        if not isinstance(v, (tuple, list)) or len(v) < 2:
+            notes.append(f"{f.name}: index {key}: the record is not a (reply, category) pair; not used")
+            continue
+        entries[key] = {"response": v[0], "category": v[1]}
+    return Records(path, "tail_judged", judge, (f,), entries, (), notes)
+
+
+def _find_sfe(path: Path, names: set[str]) -> Records | None:
+    """SFE: ``{stem}_judge.{xlsx,...}`` (the main rows plus ``score``), then ``{stem}_tmp.pkl``
+    (``index -> {"score", "log"}``) for indexes the table lacks; the judge is not named."""
+    stem = path.stem
+    files = [path.parent / f"{stem}_judge.{ext}" for ext in _TABLE_EXT if f"{stem}_judge.{ext}" in names]
+    files += [path.parent / f"{stem}_tmp.pkl"] if f"{stem}_tmp.pkl" in names else []
+    if not files:
+        return None
+    notes: list[str] = []
+    entries: dict[str, dict[str, Any]] = {}
+    used: list[Path] = []
+    columns: tuple[str, ...] = ()
+    for f in files:
+        if f.suffix == ".pkl":
+            got = _pickle_entries(f, notes, fields=("score", "log"))
+        else:
+            res = _table_entries(f, ("score", "log"), notes)
+            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
+        if got is not None and not any("score" in r for r in got.values()):
+            notes.append(f"{f.name}: not used: it has no 'score'")
+            got = None
+        if got is None:
+            continue
+        _merge(entries, got, f.name, notes, ("score",))
+        used.append(f)
+    return Records(path, "tail_judged", None, tuple(used), entries, columns, notes)
+
+
+def _find_longdocurl(path: Path, names: set[str]) -> Records | None:
+    """LongDocURL: ``{stem}_{J}_extract.pkl`` (``index -> {pred, ...}``, the extracted values
+    as the first run scored them: numbers and lists stay so; marked ``_from="pkl"``) first,
+    then ``{stem}_{J}_extract.{xlsx,...}`` (rows + ``pred``) for indexes the cache lacks."""
+    rx = re.compile(rf"{re.escape(path.stem)}_(?P<j>.+)_extract\.(?P<ext>pkl|{'|'.join(_TABLE_EXT)})")
+    by_judge: dict[str, list[Path]] = {}
+    for n in sorted(names):
+        if m := rx.fullmatch(n):
+            by_judge.setdefault(m.group("j"), []).append(path.parent / n)
+    if not by_judge:
+        return None
+    notes: list[str] = []
+    judge = max(by_judge, key=lambda j: (_newest(by_judge[j]), j))
+    if len(by_judge) > 1:
+        notes.append(f"records of several judges beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
+    entries: dict[str, dict[str, Any]] = {}
+    used: list[Path] = []
+    columns: tuple[str, ...] = ()
+    for f in sorted(by_judge[judge], key=lambda p: (p.suffix != ".pkl", p.suffix)):
+        if f.suffix == ".pkl":
+            got = _pickle_entries(f, notes, fields=("pred",))
+            if got is not None:
+                got = {k: {**v, "_from": "pkl"} for k, v in got.items()}
+        else:
+            res = _table_entries(f, ("pred", "extracted_answer_format"), notes)
+            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
+        if got is not None and not any("pred" in r for r in got.values()):
+            notes.append(f"{f.name}: not used: it has no 'pred'")
+            got = None
+        if got is None:
+            continue
+        _merge(entries, got, f.name, notes, ())
+        used.append(f)
+    return Records(path, "tail_judged", judge, tuple(used), entries, columns, notes)
+
+
+def _find_memlens(path: Path, names: set[str]) -> Records | None:
+    """MemLens: ``{stem}_{J}_memlens_judge.jsonl``, one JSON object a line (``idx``: the row
+    position, ``question_id``, ``question_type``, ``judge_score``, ...); a later line of the
+    same ``idx`` replaces an earlier one, as upstream reads it. Keyed by row position."""
+    rx = re.compile(rf"{re.escape(path.stem)}_(?P<j>.+)_memlens_judge\.jsonl")
+    by_judge = {m.group("j"): path.parent / n for n in sorted(names) if (m := rx.fullmatch(n))}
+    if not by_judge:
+        return None
+    notes: list[str] = []
+    judge = max(by_judge, key=lambda j: (_newest([by_judge[j]]), j))
+    if len(by_judge) > 1:
+        notes.append(f"records of several judges beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
+    f = by_judge[judge]
+    entries: dict[str, dict[str, Any]] = {}
+    try:
+        lines = f.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f, f"cannot read: {e}") from None
+    for n, line in enumerate(lines, 1):
+        try:
+            rec = json.loads(line)
+        except ValueError as e:
+            raise InputError(f, f"line {n}: not JSON ({e})") from None
+        if not isinstance(rec, dict) or not isinstance(rec.get("idx"), int) or "judge_score" not in rec:
+            raise InputError(f, f"line {n}: not a MemLens judge record (an object with an integer 'idx' and 'judge_score')")
+        entries[str(rec["idx"])] = rec
+    notes.append("keyed by row position (idx), not by index")
+    return Records(path, "tail_judged", judge, (f,), entries, (), notes)
+
+
 def find_records(result_path: str | Path, kind: str | None = None) -> Records | None:
     """The recorded judge outputs beside ``result_path`` (a VLMEvalKit ``{stem}.xlsx``),
     loaded; None when there are none (or none usable: a warning is logged with why).
@@ -658,6 +816,7 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
         "shortqa": _find_shortqa,
         "video_mcq": _find_video_mcq,
         "video_mmmu": lambda p, n: _find_video_mcq(p, n, "parsed_pred", "video_mmmu"),
+        "tail_judged": _find_tail,
     }
     for k in (kind,) if kind else ("mcq", "yorn"):
         found = finders[k](path, names)
