@@ -37,6 +37,7 @@ import pyarrow as pa
 from gaia_fast import _native
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm._replay import records_summary
 from gaia_fast.scorers.vlm.mcq_tables import (
     GROUPS,
     JUDGE_PROMPT_CN,
@@ -604,7 +605,7 @@ def _method_stats(
     if disagreements:
         out["record_disagreement_indexes"] = disagreements[:20]
     if records is not None:
-        out["records"] = {"judge": records.judge, "files": [p.name for p in records.files], "entries": len(records), "notes": list(records.notes)}
+        out["records"] = records_summary(records)
     return out
 
 
