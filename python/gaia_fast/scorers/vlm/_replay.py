@@ -15,6 +15,8 @@ import polars as pl
 from gaia_fast.scorers.vlm.recorded import Records
 
 __all__ = [
+    "JUDGE_POLICIES",
+    "check_replay_args",
     "decided_from_routes",
     "disagreement_keys",
     "has_record_files",
@@ -25,6 +27,18 @@ __all__ = [
     "replay_matches",
     "status_counts",
 ]
+
+#: ``judge_policy`` values: ``auto`` replays the records, ``none`` grades by the rules alone.
+JUDGE_POLICIES = ("auto", "none")
+
+
+def check_replay_args(judge_policy: str, recorded: Records | None) -> None:
+    """ValueError for a ``judge_policy`` not in :data:`JUDGE_POLICIES`; TypeError for a
+    ``recorded`` that is neither None nor :class:`Records`."""
+    if judge_policy not in JUDGE_POLICIES:
+        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
+    if recorded is not None and not isinstance(recorded, Records):
+        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
 
 
 def judge_label(recorded: Records | None) -> str:

@@ -48,6 +48,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._replay import (
+    check_replay_args,
     decided_from_routes,
     has_record_files,
     judge_label,
@@ -65,7 +66,6 @@ BENCHMARKS = {"mmvet": "mmvet", "mmvet_hard": "mmvet", "llavabench": "llavabench
 VARIANTS = ("2023-12", "classic")
 #: ``MMVet_acc``'s capability list (substrings of ``category``), in its order.
 CAPABILITIES = ("rec", "ocr", "know", "gen", "spat", "math")
-JUDGE_POLICIES = ("auto", "none")
 
 Judge = Callable[[str], str]
 
@@ -332,10 +332,7 @@ def grade(
     bench = BENCHMARKS.get(benchmark.lower()) if isinstance(benchmark, str) else None
     if bench is None:
         raise ValueError(f"unknown judge-scored benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
-    if judge_policy not in JUDGE_POLICIES:
-        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
-    if recorded is not None and not isinstance(recorded, Records):
-        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    check_replay_args(judge_policy, recorded)
     if judge_policy == "auto" and recorded is None and judge is None:
         # Every row is the judge's: with nothing recorded and no judge there is nothing to
         # grade, and an empty result must not pass for a graded one.

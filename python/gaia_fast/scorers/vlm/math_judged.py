@@ -45,6 +45,7 @@ from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import PANDAS_NA
 from gaia_fast.scorers.vlm._replay import (
+    check_replay_args,
     decided_from_routes,
     disagreement_keys,
     has_record_files,
@@ -64,7 +65,6 @@ BENCHMARKS = {"mathvista": "mathvista", "mathverse": "mathverse", "logicvista": 
 VARIANTS = ("2024-01", "classic", "2025-08", "2026-06")
 #: ``can_infer``'s version in each variant.
 _CAN_INFER = {"2024-01": "classic", "classic": "classic", "2025-08": "2025-08", "2026-06": "2026-06"}
-JUDGE_POLICIES = ("auto", "none")
 #: The log ``MathVista_auxeval`` writes for a row the rule decided.
 PREFETCH_LOG = "Prefetch succeed"
 _NA = frozenset(PANDAS_NA)
@@ -196,10 +196,7 @@ def grade(
     bench = BENCHMARKS.get(benchmark.lower()) if isinstance(benchmark, str) else None
     if bench is None:
         raise ValueError(f"unknown judge-extracted math benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
-    if judge_policy not in JUDGE_POLICIES:
-        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
-    if recorded is not None and not isinstance(recorded, Records):
-        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    check_replay_args(judge_policy, recorded)
     if judge is not None:
         raise ValueError(f"{bench}: live judging is not supported (the extraction prompt is not ported); rows without a recorded extraction are needs_judge")
     if bench == "dynamath":

@@ -39,6 +39,7 @@ from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import PANDAS_NA
 from gaia_fast.scorers.vlm._replay import (
+    check_replay_args,
     decided_from_routes,
     disagreement_keys,
     has_record_files,
@@ -55,7 +56,6 @@ from gaia_fast.scorers.vlm.recorded import Records
 __all__ = ["VARIANTS", "grade"]
 
 VARIANTS = ("classic", "2025-08", "2026-06")
-JUDGE_POLICIES = ("auto", "none")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _NA = frozenset(PANDAS_NA)
 
@@ -98,10 +98,7 @@ def grade(
     otherwise). ``seed`` is unused.
     """
     frame = _check_frame(frame)
-    if judge_policy not in JUDGE_POLICIES:
-        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
-    if recorded is not None and not isinstance(recorded, Records):
-        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    check_replay_args(judge_policy, recorded)
     if judge is not None:
         raise ValueError("shortqa: live judging is not supported (ShortQA_prompt is not ported); rows without a recorded verdict are needs_judge")
     variant = "classic" if variant is None else variant

@@ -54,6 +54,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._replay import (
+    check_replay_args,
     has_record_files,
     judge_label,
     method_keys,
@@ -67,7 +68,6 @@ from gaia_fast.scorers.vlm.recorded import Records
 __all__ = ["BENCHMARKS", "MRA_KEY", "can_match_na", "can_match_option", "grade", "mean_relative_accuracy", "vci_metric"]
 
 MRA_KEY = "MRA:.5:.95:.05"
-JUDGE_POLICIES = ("auto", "none")
 
 # --------------------------------------------------------------------------------------
 # The benchmarks: grouping columns and preferred orders of each evaluate (copied tables)
@@ -1052,10 +1052,7 @@ def grade(
         raise ValueError(f"unknown spatial benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
     if variant not in (None, "ef83c66c"):
         raise ValueError(f"{bench} has one rule (variant 'ef83c66c', 2026-03-04 to head), not {variant!r}")
-    if judge_policy not in JUDGE_POLICIES:
-        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
-    if recorded is not None and not isinstance(recorded, Records):
-        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    check_replay_args(judge_policy, recorded)
     if bench == "vsisupercount":
         return _grade_count(frame, recorded)
     if bench == "sparbench":

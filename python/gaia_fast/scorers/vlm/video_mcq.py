@@ -80,6 +80,7 @@ from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._literal import parse_literals
 from gaia_fast.scorers.vlm._replay import (
+    JUDGE_POLICIES,
     disagreement_keys,
     has_record_files,
     records_summary,
@@ -106,7 +107,6 @@ VIDEOMME_ERAS = {
 #: Sets whose evaluate writes ``data.loc[idx, 'score']`` (the index as a row label).
 _BY_LABEL = frozenset({"worldsense", "longvideobench", "egoexobench"})
 VARIANTS = ("classic", "2025-08", "2026-06")
-JUDGE_POLICIES = ("auto", "none")
 
 _PREFIXES = (
     "The best answer is",
