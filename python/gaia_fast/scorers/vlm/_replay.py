@@ -7,6 +7,7 @@ pipeline reads are spelled and counted the same way everywhere.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any, TypeGuard
 
@@ -26,6 +27,7 @@ __all__ = [
     "records_summary",
     "replay_matches",
     "status_counts",
+    "tally_keys",
 ]
 
 #: ``judge_policy`` values: ``auto`` replays the records, ``none`` grades by the rules alone.
@@ -80,6 +82,12 @@ def replay_matches(archive_method: str | None, judge_policy: str, *open_counts: 
     (``judge_policy="auto"``) and every count given (undecided rows, disagreements,
     errors...) is 0."""
     return archive_method is not None and judge_policy == "auto" and all(n == 0 for n in open_counts)
+
+
+def tally_keys(rows: int, tasks: int, correct: float) -> dict[str, Any]:
+    """``rows`` (input rows), ``tasks`` (rows or questions counted), ``correct`` (a float) and
+    ``accuracy`` (``correct / tasks``; NaN with nothing counted)."""
+    return {"rows": rows, "tasks": tasks, "correct": float(correct), "accuracy": correct / tasks if tasks else math.nan}
 
 
 def method_keys(

@@ -57,6 +57,7 @@ from gaia_fast.scorers.vlm._replay import (
     records_summary,
     replay_matches,
     status_counts,
+    tally_keys,
 )
 from gaia_fast.scorers.vlm.recorded import Records
 
@@ -454,10 +455,7 @@ def grade(
     stats: dict[str, Any] = {
         "benchmark": bench,
         "variant": variant,
-        "rows": n,
-        "tasks": len(s_grades),
-        "correct": total,
-        "accuracy": total / len(s_grades) if s_grades else math.nan,
+        **tally_keys(n, len(s_grades), total),
         **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["live"], decided["undecided"])),
         "flags": {k: v for k, v in flags.items() if v},
         "status": status_counts(rows),

@@ -55,6 +55,7 @@ from gaia_fast.scorers.vlm._replay import (
     records_summary,
     replay_matches,
     status_counts,
+    tally_keys,
 )
 from gaia_fast.scorers.vlm.mcq import can_infer
 from gaia_fast.scorers.vlm.recorded import Records
@@ -293,10 +294,7 @@ def grade(
     stats: dict[str, Any] = {
         "benchmark": bench,
         "variant": variant,
-        "rows": frame.height,
-        "tasks": len(kept),
-        "correct": float(n_hit),
-        "accuracy": n_hit / len(kept) if kept else math.nan,
+        **tally_keys(frame.height, len(kept), n_hit),
         **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"], disagree)),
         **disagreement_keys("prefetch_disagreements", disagree),
         "status": status_counts(rows),
@@ -451,10 +449,7 @@ def _grade_mathverse(frame: pl.DataFrame, recorded: Records | None, judge_policy
     stats: dict[str, Any] = {
         "benchmark": "mathverse",
         "variant": "classic",
-        "rows": frame.height,
-        "tasks": len(kept),
-        "correct": float(n_right),
-        "accuracy": n_right / len(kept) if kept else math.nan,
+        **tally_keys(frame.height, len(kept), n_right),
         **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"])),
         "flags": {},
         "status": status_counts(rows),
@@ -555,10 +550,7 @@ def _grade_logicvista(frame: pl.DataFrame, recorded: Records | None, judge_polic
     stats: dict[str, Any] = {
         "benchmark": "logicvista",
         "variant": "classic",
-        "rows": frame.height,
-        "tasks": len(kept),
-        "correct": float(n_hit),
-        "accuracy": n_hit / len(kept) if kept else math.nan,
+        **tally_keys(frame.height, len(kept), n_hit),
         **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"], disagree)),
         **disagreement_keys("record_disagreements", disagree),
         "status": status_counts(rows),
@@ -744,10 +736,7 @@ def _grade_dynamath(frame: pl.DataFrame, recorded: Records | None, judge_policy:
     stats: dict[str, Any] = {
         "benchmark": "dynamath",
         "variant": "classic",
-        "rows": frame.height,
-        "tasks": len(kept),
-        "correct": float(n_right),
-        "accuracy": n_right / len(kept) if kept else math.nan,
+        **tally_keys(frame.height, len(kept), n_right),
         **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"], disagree)),
         **disagreement_keys("record_disagreements", disagree),
         "status": status_counts(rows),

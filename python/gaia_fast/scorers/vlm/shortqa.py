@@ -30,7 +30,6 @@ registry).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import polars as pl
@@ -49,6 +48,7 @@ from gaia_fast.scorers.vlm._replay import (
     records_summary,
     replay_matches,
     status_counts,
+    tally_keys,
 )
 from gaia_fast.scorers.vlm.mcq import _column_map, _report_acc, can_infer
 from gaia_fast.scorers.vlm.recorded import Records
@@ -174,10 +174,7 @@ def grade(
     stats: dict[str, Any] = {
         "benchmark": "shortqa",
         "variant": variant,
-        "rows": frame.height,
-        "tasks": n_ok,
-        "correct": correct,
-        "accuracy": correct / n_ok if n_ok else math.nan,
+        **tally_keys(frame.height, n_ok, correct),
         **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"], disagree, errors)),
         **disagreement_keys("record_disagreements", disagree),
         "status": status_counts(rows),
@@ -272,10 +269,7 @@ def _grade_circular(
     stats: dict[str, Any] = {
         "benchmark": "shortqa",
         "variant": variant,
-        "rows": frame.height,
-        "tasks": n,
-        "correct": correct,
-        "accuracy": correct / n if n else math.nan,
+        **tally_keys(frame.height, n, correct),
         **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"], disagree), "questions"),
         **disagreement_keys("record_disagreements", disagree),
         "status": status_counts(rows),

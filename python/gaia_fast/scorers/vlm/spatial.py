@@ -61,6 +61,7 @@ from gaia_fast.scorers.vlm._replay import (
     method_line,
     records_summary,
     status_counts,
+    tally_keys,
 )
 from gaia_fast.scorers.vlm.judged import _pairwise_sum, _pandas_mean
 from gaia_fast.scorers.vlm.recorded import Records
@@ -707,10 +708,7 @@ def _grade_mcq(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
     stats: dict[str, Any] = {
         "benchmark": bench,
         "variant": None,
-        "rows": n,
-        "tasks": len(kept),
-        "correct": correct,
-        "accuracy": correct / len(kept) if kept else math.nan,
+        **tally_keys(n, len(kept), correct),
         **_method_keys(rules, judge_policy, recorded, len(kept), n - len(kept)),
         "status": status_counts(rows),
         "judge": False,
