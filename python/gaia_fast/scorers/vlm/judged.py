@@ -47,6 +47,18 @@ import polars as pl
 
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm._replay import (
+    check_replay_args,
+    decided_from_routes,
+    has_record_files,
+    judge_label,
+    method_keys,
+    method_line,
+    records_summary,
+    replay_matches,
+    status_counts,
+    tally_keys,
+)
 from gaia_fast.scorers.vlm.recorded import Records
 
 __all__ = ["BENCHMARKS", "CAPABILITIES", "VARIANTS", "grade", "judge_prompt"]
@@ -55,7 +67,6 @@ BENCHMARKS = {"mmvet": "mmvet", "mmvet_hard": "mmvet", "llavabench": "llavabench
 VARIANTS = ("2023-12", "classic")
 #: ``MMVet_acc``'s capability list (substrings of ``category``), in its order.
 CAPABILITIES = ("rec", "ocr", "know", "gen", "spat", "math")
-JUDGE_POLICIES = ("auto", "none")
 
 Judge = Callable[[str], str]
 
@@ -218,18 +229,14 @@ def _grade_llava(frame: pl.DataFrame, judge_policy: str, recorded: Records | Non
         pl.Series("status", status, pl.String),
         pl.Series("reason", reasons, pl.String),
     )
-    decided = {"rules": 0, "recorded": routes.get("recorded", 0), "live": 0, "undecided": routes.get("needs_judge", 0)}
-    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    decided = decided_from_routes(routes)
+    archive_method = f"judge {recorded.judge}" if has_record_files(recorded) else None
     overall = report.row(0, named=True) if report.height else {}
+    # Rows are recorded only when records were given: the label's fallback is never shown.
     method = (
         "no judge (--judge none): LLaVABench has no judge-free policy, every row needs_judge"
         if judge_policy == "none"
-        else " + ".join(
-            p for p in (
-                f"recorded judge {recorded.judge} ({decided['recorded']} rows)" if decided["recorded"] and recorded else "",
-                f"{decided['undecided']} rows undecided (needs_judge)" if decided["undecided"] else "",
-            ) if p
-        ) or "no rows"
+        else method_line([(f"recorded judge {'' if recorded is None else recorded.judge}", decided["recorded"])], decided["undecided"])
     )
     stats: dict[str, Any] = {
         "benchmark": "llavabench",
@@ -237,20 +244,15 @@ def _grade_llava(frame: pl.DataFrame, judge_policy: str, recorded: Records | Non
         "rows": n,
         "tasks": len(kept),
         "accuracy": overall.get("Relative Score (main)", math.nan) / 100 if overall else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": method,
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0,
+        **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"])),
         "flags": {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "status": status_counts(rows),
         "judge": False,
         "crashed_rows": routes.get("error", 0),
         "reference_error": (f"{routes['error']} recorded score(s) are not numbers; those rows are left out" if routes.get("error") else None),
     }
     if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+        stats["records"] = records_summary(recorded)
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -331,10 +333,7 @@ def grade(
     bench = BENCHMARKS.get(benchmark.lower()) if isinstance(benchmark, str) else None
     if bench is None:
         raise ValueError(f"unknown judge-scored benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
-    if judge_policy not in JUDGE_POLICIES:
-        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
-    if recorded is not None and not isinstance(recorded, Records):
-        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    check_replay_args(judge_policy, recorded)
     if judge_policy == "auto" and recorded is None and judge is None:
         # Every row is the judge's: with nothing recorded and no judge there is nothing to
         # grade, and an empty result must not pass for a graded one.
@@ -366,7 +365,7 @@ def grade(
     idx = frame["index"].cast(pl.String).to_list()
     cats = frame["category"].cast(pl.String).to_list()
     preds = frame["prediction"].cast(pl.String)
-    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    who = judge_label(recorded)
     extracted: list[str | None] = []
     scores: list[float | None] = []
     status: list[str] = []
@@ -440,7 +439,7 @@ def grade(
         pl.Series("status", status, pl.String),
         pl.Series("reason", reasons, pl.String),
     )
-    decided = {"rules": 0, "recorded": routes.get("recorded", 0), "live": routes.get("judge", 0), "undecided": routes.get("needs_judge", 0)}
+    decided = decided_from_routes(routes)
     if judge_policy == "none":
         method = "no judge (--judge none): MMVet has no judge-free policy, every row needs_judge"
     else:
@@ -452,22 +451,14 @@ def grade(
         if decided["undecided"]:
             parts.append(f"{decided['undecided']} rows undecided (needs_judge)")
         method = " + ".join(parts) or "no rows"
-    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    archive_method = f"judge {recorded.judge}" if has_record_files(recorded) else None
     stats: dict[str, Any] = {
         "benchmark": bench,
         "variant": variant,
-        "rows": n,
-        "tasks": len(s_grades),
-        "correct": total,
-        "accuracy": total / len(s_grades) if s_grades else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": method,
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and decided["live"] == 0 and decided["undecided"] == 0,
+        **tally_keys(n, len(s_grades), total),
+        **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["live"], decided["undecided"])),
         "flags": {k: v for k, v in flags.items() if v},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "status": status_counts(rows),
         "judge": judge is not None,
         "crashed_rows": routes.get("error", 0),
         "reference_error": reference_error,
@@ -475,5 +466,5 @@ def grade(
     if fine_rows is not None:
         stats["report_fine"] = [dict(zip(_REPORT_SCHEMA, r)) for r in fine_rows]
     if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+        stats["records"] = records_summary(recorded)
     return GradeResult(rows=rows, report=report, stats=stats)

@@ -44,6 +44,19 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import PANDAS_NA
+from gaia_fast.scorers.vlm._replay import (
+    check_replay_args,
+    decided_from_routes,
+    disagreement_keys,
+    has_record_files,
+    judge_label,
+    method_keys,
+    method_line,
+    records_summary,
+    replay_matches,
+    status_counts,
+    tally_keys,
+)
 from gaia_fast.scorers.vlm.mcq import can_infer
 from gaia_fast.scorers.vlm.recorded import Records
 
@@ -53,7 +66,6 @@ BENCHMARKS = {"mathvista": "mathvista", "mathverse": "mathverse", "logicvista": 
 VARIANTS = ("2024-01", "classic", "2025-08", "2026-06")
 #: ``can_infer``'s version in each variant.
 _CAN_INFER = {"2024-01": "classic", "classic": "classic", "2025-08": "2025-08", "2026-06": "2026-06"}
-JUDGE_POLICIES = ("auto", "none")
 #: The log ``MathVista_auxeval`` writes for a row the rule decided.
 PREFETCH_LOG = "Prefetch succeed"
 _NA = frozenset(PANDAS_NA)
@@ -185,10 +197,7 @@ def grade(
     bench = BENCHMARKS.get(benchmark.lower()) if isinstance(benchmark, str) else None
     if bench is None:
         raise ValueError(f"unknown judge-extracted math benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
-    if judge_policy not in JUDGE_POLICIES:
-        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
-    if recorded is not None and not isinstance(recorded, Records):
-        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    check_replay_args(judge_policy, recorded)
     if judge is not None:
         raise ValueError(f"{bench}: live judging is not supported (the extraction prompt is not ported); rows without a recorded extraction are needs_judge")
     if bench == "dynamath":
@@ -213,7 +222,7 @@ def grade(
     use = recorded if judge_policy == "auto" else None
     cols = [c for c in ("index", "prediction", "answer", "question_type", "answer_type", "choices", "answer_option", "task", "skills") if c in frame.columns]
     lines = frame.select(pl.col(c).cast(pl.String) for c in cols).to_dicts()
-    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    who = judge_label(recorded)
     out_res: list[str | None] = []
     out_log: list[str | None] = []
     scores: list[float | None] = []
@@ -278,37 +287,23 @@ def grade(
         pl.Series("status", status, pl.String),
         pl.Series("reason", reasons, pl.String),
     )
-    decided = {"rules": routes["rules"], "recorded": routes["recorded"], "live": 0, "undecided": routes["needs_judge"]}
-    parts = [f"rules (prefetch, {decided['rules']} rows)"] if decided["rules"] else []
-    if decided["recorded"]:
-        parts.append(f"{who} ({decided['recorded']} rows)")
-    if decided["undecided"]:
-        parts.append(f"{decided['undecided']} rows undecided (needs_judge)")
-    method = " + ".join(parts) or "no rows"
-    archive_method = None if recorded is None or not recorded.files else f"rules + judge {recorded.judge}"
+    decided = decided_from_routes(routes)
+    method = method_line([("rules", decided["rules"], "prefetch"), (who, decided["recorded"])], decided["undecided"])
+    archive_method = f"rules + judge {recorded.judge}" if has_record_files(recorded) else None
     n_hit = sum(1 for k in kept if k[3])
     stats: dict[str, Any] = {
         "benchmark": bench,
         "variant": variant,
-        "rows": frame.height,
-        "tasks": len(kept),
-        "correct": float(n_hit),
-        "accuracy": n_hit / len(kept) if kept else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": method,
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0 and disagree == 0,
-        "prefetch_disagreements": disagree,
-        "flags": {"prefetch_disagreements": disagree} if disagree else {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        **tally_keys(frame.height, len(kept), n_hit),
+        **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"], disagree)),
+        **disagreement_keys("prefetch_disagreements", disagree),
+        "status": status_counts(rows),
         "judge": False,
         "crashed_rows": routes["error"],
         "reference_error": reference_error,
     }
     if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+        stats["records"] = records_summary(recorded)
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -378,7 +373,7 @@ def _grade_mathverse(frame: pl.DataFrame, recorded: Records | None, judge_policy
         if name not in frame.columns:
             raise ValueError(f"mathverse: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
     use = recorded if judge_policy == "auto" else None
-    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    who = judge_label(recorded)
     cols = [c for c in ("index", "answer", "metadata", "problem_version") if c in frame.columns]
     lines = frame.select(pl.col(c).cast(pl.String) for c in cols).to_dicts()
     out_extract: list[str | None] = []
@@ -447,35 +442,23 @@ def _grade_mathverse(frame: pl.DataFrame, recorded: Records | None, judge_policy
         pl.Series("status", status, pl.String),
         pl.Series("reason", reasons, pl.String),
     )
-    decided = {"rules": routes["rules"], "recorded": routes["recorded"], "live": 0, "undecided": routes["needs_judge"]}
-    parts = [f"rules on the recorded extraction ({decided['rules']} rows)"] if decided["rules"] else []
-    if decided["recorded"]:
-        parts.append(f"{who} ({decided['recorded']} rows)")
-    if decided["undecided"]:
-        parts.append(f"{decided['undecided']} rows undecided (needs_judge)")
-    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge} (extract + score)"
+    decided = decided_from_routes(routes)
+    method = method_line([("rules on the recorded extraction", decided["rules"]), (who, decided["recorded"])], decided["undecided"])
+    archive_method = f"judge {recorded.judge} (extract + score)" if has_record_files(recorded) else None
     n_right = sum(1 for k in kept if k[3])
     stats: dict[str, Any] = {
         "benchmark": "mathverse",
         "variant": "classic",
-        "rows": frame.height,
-        "tasks": len(kept),
-        "correct": float(n_right),
-        "accuracy": n_right / len(kept) if kept else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": " + ".join(parts) or "no rows",
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0,
+        **tally_keys(frame.height, len(kept), n_right),
+        **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"])),
         "flags": {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "status": status_counts(rows),
         "judge": False,
         "crashed_rows": routes["error"],
         "reference_error": reference_error,
     }
     if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+        stats["records"] = records_summary(recorded)
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -504,7 +487,7 @@ def _grade_logicvista(frame: pl.DataFrame, recorded: Records | None, judge_polic
         if name not in frame.columns:
             raise ValueError(f"logicvista: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
     use = recorded if judge_policy == "auto" else None
-    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    who = judge_label(recorded)
     lines = frame.select(pl.col(c).cast(pl.String) for c in ("index", "answer", "skill")).to_dicts()
     out_res: list[str | None] = []
     scores: list[float | None] = []
@@ -560,34 +543,23 @@ def _grade_logicvista(frame: pl.DataFrame, recorded: Records | None, judge_polic
         pl.Series("status", status, pl.String),
         pl.Series("reason", reasons, pl.String),
     )
-    decided = {"rules": 0, "recorded": routes["recorded"], "live": 0, "undecided": routes["needs_judge"]}
-    parts = [f"{who} extractions + LogicVista_auxeval's letter rule ({decided['recorded']} rows)"] if decided["recorded"] else []
-    if decided["undecided"]:
-        parts.append(f"{decided['undecided']} rows undecided (needs_judge)")
-    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    decided = decided_from_routes(routes)
+    method = method_line([(f"{who} extractions + LogicVista_auxeval's letter rule", decided["recorded"])], decided["undecided"])
+    archive_method = f"judge {recorded.judge}" if has_record_files(recorded) else None
     n_hit = sum(h for _, h in kept)
     stats: dict[str, Any] = {
         "benchmark": "logicvista",
         "variant": "classic",
-        "rows": frame.height,
-        "tasks": len(kept),
-        "correct": float(n_hit),
-        "accuracy": n_hit / len(kept) if kept else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": " + ".join(parts) or "no rows",
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0 and disagree == 0,
-        "record_disagreements": disagree,
-        "flags": {"record_disagreements": disagree} if disagree else {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        **tally_keys(frame.height, len(kept), n_hit),
+        **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"], disagree)),
+        **disagreement_keys("record_disagreements", disagree),
+        "status": status_counts(rows),
         "judge": False,
         "crashed_rows": routes["error"],
         "reference_error": reference_error,
     }
     if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+        stats["records"] = records_summary(recorded)
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -701,7 +673,7 @@ def _grade_dynamath(frame: pl.DataFrame, recorded: Records | None, judge_policy:
         if name not in frame.columns:
             raise ValueError(f"dynamath: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
     use = recorded if judge_policy == "auto" else None
-    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    who = judge_label(recorded)
     vals = {c: _pandas_values(frame[c].cast(pl.String)) for c in need}
     preds = [str(v) for v in vals["prediction"]]
     out_ext: list[str | None] = []
@@ -757,34 +729,21 @@ def _grade_dynamath(frame: pl.DataFrame, recorded: Records | None, judge_policy:
         pl.Series("status", status, pl.String),
         pl.Series("reason", reasons, pl.String),
     )
-    decided = {"rules": routes["rules"], "recorded": routes["recorded"], "live": 0, "undecided": routes["needs_judge"]}
-    parts = [f"rules ({decided['rules']} rows)"] if decided["rules"] else []
-    if decided["recorded"]:
-        parts.append(f"{who} ({decided['recorded']} rows)")
-    if decided["undecided"]:
-        parts.append(f"{decided['undecided']} rows undecided (needs_judge)")
-    archive_method = None if recorded is None or not recorded.files else f"rules + judge {recorded.judge}"
+    decided = decided_from_routes(routes)
+    method = method_line([("rules", decided["rules"]), (who, decided["recorded"])], decided["undecided"])
+    archive_method = f"rules + judge {recorded.judge}" if has_record_files(recorded) else None
     n_right = sum(1 for r in kept if r["correct"])
     stats: dict[str, Any] = {
         "benchmark": "dynamath",
         "variant": "classic",
-        "rows": frame.height,
-        "tasks": len(kept),
-        "correct": float(n_right),
-        "accuracy": n_right / len(kept) if kept else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": " + ".join(parts) or "no rows",
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0 and disagree == 0,
-        "record_disagreements": disagree,
-        "flags": {"record_disagreements": disagree} if disagree else {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        **tally_keys(frame.height, len(kept), n_right),
+        **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"], disagree)),
+        **disagreement_keys("record_disagreements", disagree),
+        "status": status_counts(rows),
         "judge": False,
         "crashed_rows": routes["error"],
         "reference_error": reference_error,
     }
     if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+        stats["records"] = records_summary(recorded)
     return GradeResult(rows=rows, report=report, stats=stats)

@@ -37,6 +37,7 @@ import pyarrow as pa
 from gaia_fast import _native
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm._replay import method_keys, records_summary
 from gaia_fast.scorers.vlm.mcq_tables import (
     GROUPS,
     JUDGE_PROMPT_CN,
@@ -591,12 +592,7 @@ def _method_stats(
     else:
         matches = False
     out: dict[str, Any] = {
-        "decided": decided,
-        "decided_unit": unit,
-        "method": method,
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": matches,
+        **method_keys(decided, method, judge_policy, archive_method, matches, unit),
         "record_disagreements": len(disagreements),
         # Rows (in ``rules``) that only exact matching decided: no judge asked, none recorded.
         "decided_exact": exact,
@@ -604,7 +600,7 @@ def _method_stats(
     if disagreements:
         out["record_disagreement_indexes"] = disagreements[:20]
     if records is not None:
-        out["records"] = {"judge": records.judge, "files": [p.name for p in records.files], "entries": len(records), "notes": list(records.notes)}
+        out["records"] = records_summary(records)
     return out
 
 

@@ -36,6 +36,7 @@ import polars as pl
 
 from gaia_fast.scorers.vlm import GradeResult, mcq
 from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm.judged import _pairwise_sum
 from gaia_fast.scorers.vlm.mcq_tables import MMB_ABBRS
 
 __all__ = ["PREPROCS", "REPORTS", "VARIANTS", "can_infer_sequence", "cot_postproc", "grade", "mmmu_preproc"]
@@ -388,35 +389,10 @@ def report_3dsr(df: pl.DataFrame, source: pl.DataFrame) -> tuple[pl.DataFrame, s
 
 
 def numpy_sum(values: list[float]) -> float:
-    """``np.add.reduce`` of a contiguous float64 array, as pandas' ``mean`` sums: the first
-    element, plus NumPy's pairwise sum of the rest (eight partial sums per block of at most
-    128, halves above that)."""
-
-    def pairwise(lo: int, n: int) -> float:
-        if n < 8:
-            res = 0.0
-            for i in range(lo, lo + n):
-                res += values[i]
-            return res
-        if n <= 128:
-            r = values[lo : lo + 8]
-            i = 8
-            while i < n - (n % 8):
-                for j in range(8):
-                    r[j] += values[lo + i + j]
-                i += 8
-            res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
-            while i < n:
-                res += values[lo + i]
-                i += 1
-            return res
-        n2 = n // 2
-        n2 -= n2 % 8
-        return pairwise(lo, n2) + pairwise(lo + n2, n - n2)
-
-    if not values:
-        return 0.0
-    return pairwise(0, len(values))
+    """``np.add.reduce`` of a contiguous float64 array, as pandas' ``mean`` sums: NumPy's
+    pairwise sum (eight partial sums per block of at most 128, halves above that; the
+    same as :func:`gaia_fast.scorers.vlm.judged._pairwise_sum`)."""
+    return _pairwise_sum(values, 0, len(values)) if values else 0.0
 
 
 def _np_mean(values: list[float]) -> float:

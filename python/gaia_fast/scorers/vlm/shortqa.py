@@ -30,7 +30,6 @@ registry).
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import polars as pl
@@ -38,13 +37,25 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import PANDAS_NA
+from gaia_fast.scorers.vlm._replay import (
+    check_replay_args,
+    decided_from_routes,
+    disagreement_keys,
+    has_record_files,
+    judge_label,
+    method_keys,
+    method_line,
+    records_summary,
+    replay_matches,
+    status_counts,
+    tally_keys,
+)
 from gaia_fast.scorers.vlm.mcq import _column_map, _report_acc, can_infer
 from gaia_fast.scorers.vlm.recorded import Records
 
 __all__ = ["VARIANTS", "grade"]
 
 VARIANTS = ("classic", "2025-08", "2026-06")
-JUDGE_POLICIES = ("auto", "none")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _NA = frozenset(PANDAS_NA)
 
@@ -87,10 +98,7 @@ def grade(
     otherwise). ``seed`` is unused.
     """
     frame = _check_frame(frame)
-    if judge_policy not in JUDGE_POLICIES:
-        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
-    if recorded is not None and not isinstance(recorded, Records):
-        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    check_replay_args(judge_policy, recorded)
     if judge is not None:
         raise ValueError("shortqa: live judging is not supported (ShortQA_prompt is not ported); rows without a recorded verdict are needs_judge")
     variant = "classic" if variant is None else variant
@@ -105,7 +113,7 @@ def grade(
         return _grade_circular(frame, cols, letters, variant, recorded, judge_policy)
     text = frame.select(pl.col(cols[c]).cast(pl.String).alias(c) for c in ("index", "answer", "prediction", *letters))
     use = recorded if judge_policy == "auto" else None
-    who = "recorded judge" + (f" {recorded.judge}" if recorded is not None and recorded.judge else "")
+    who = judge_label(recorded)
     extracted: list[str | None] = []
     scores: list[float | None] = []
     status: list[str] = []
@@ -157,38 +165,25 @@ def grade(
         pl.Series("status", status, pl.String),
         pl.Series("reason", reasons, pl.String),
     )
-    decided = {"rules": routes["rules"], "recorded": routes["recorded"], "live": 0, "undecided": routes["needs_judge"]}
-    parts = [f"rules ({variant} can_infer, {decided['rules']} rows)"] if decided["rules"] else []
-    if decided["recorded"]:
-        parts.append(f"{who} ({decided['recorded']} rows)")
-    if decided["undecided"]:
-        parts.append(f"{decided['undecided']} rows undecided (needs_judge)")
-    archive_method = None if recorded is None or not recorded.files else "rules + recorded judge (_judge / _tmp)"
+    decided = decided_from_routes(routes)
+    method = method_line([("rules", decided["rules"], f"{variant} can_infer"), (who, decided["recorded"])], decided["undecided"])
+    archive_method = "rules + recorded judge (_judge / _tmp)" if has_record_files(recorded) else None
     n_ok = int(keep.sum())
     correct = float(score.drop_nulls().sum()) if n_ok else 0.0
     errors = status.count("error")
     stats: dict[str, Any] = {
         "benchmark": "shortqa",
         "variant": variant,
-        "rows": frame.height,
-        "tasks": n_ok,
-        "correct": correct,
-        "accuracy": correct / n_ok if n_ok else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": " + ".join(parts) or "no rows",
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0 and disagree == 0 and errors == 0,
-        "record_disagreements": disagree,
-        "flags": {"record_disagreements": disagree} if disagree else {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        **tally_keys(frame.height, n_ok, correct),
+        **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"], disagree, errors)),
+        **disagreement_keys("record_disagreements", disagree),
+        "status": status_counts(rows),
         "judge": False,
         "crashed_rows": errors,
         "reference_error": report_error,
     }
     if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+        stats["records"] = records_summary(recorded)
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -199,7 +194,7 @@ def _grade_circular(
     text = frame.select(pl.col(cols[c]).cast(pl.String).alias(c) for c in ("index", "g_index", "answer", "prediction", *letters))
     lines = text.to_dicts()
     use = recorded if judge_policy == "auto" else None
-    who = "recorded judge" + (f" {recorded.judge}" if recorded is not None and recorded.judge else "")
+    who = judge_label(recorded)
     from gaia_fast.scorers.vlm.recorded import index_key
 
     keys = [index_key(r["index"]) for r in lines]
@@ -266,35 +261,22 @@ def _grade_circular(
     rows = frame.with_columns(
         pl.Series("extracted", extracted, pl.String), scores, pl.Series("status", status, pl.String), pl.Series("reason", reasons, pl.String)
     )
-    decided = {"rules": routes["rules"], "recorded": routes["recorded"], "live": 0, "undecided": routes["needs_judge"]}
-    parts = [f"rules ({variant} can_infer, {decided['rules']} questions)"] if decided["rules"] else []
-    if decided["recorded"]:
-        parts.append(f"{who} ({decided['recorded']} questions)")
-    if decided["undecided"]:
-        parts.append(f"{decided['undecided']} questions undecided (needs_judge)")
-    archive_method = None if recorded is None or not recorded.files else "rules + recorded judge (_judge / _tmp)"
+    decided = decided_from_routes(routes)
+    method = method_line([("rules", decided["rules"], f"{variant} can_infer"), (who, decided["recorded"])], decided["undecided"], "questions")
+    archive_method = "rules + recorded judge (_judge / _tmp)" if has_record_files(recorded) else None
     n = sum(main_ok)
     correct = float(sum(score[i] or 0.0 for i in range(len(lines)) if main_ok[i]))
     stats: dict[str, Any] = {
         "benchmark": "shortqa",
         "variant": variant,
-        "rows": frame.height,
-        "tasks": n,
-        "correct": correct,
-        "accuracy": correct / n if n else math.nan,
-        "decided": decided,
-        "decided_unit": "questions",
-        "method": " + ".join(parts) or "no rows",
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and decided["undecided"] == 0 and disagree == 0,
-        "record_disagreements": disagree,
-        "flags": {"record_disagreements": disagree} if disagree else {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        **tally_keys(frame.height, n, correct),
+        **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"], disagree), "questions"),
+        **disagreement_keys("record_disagreements", disagree),
+        "status": status_counts(rows),
         "judge": False,
         "crashed_rows": 0,
         "reference_error": report_error,
     }
     if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+        stats["records"] = records_summary(recorded)
     return GradeResult(rows=rows, report=report, stats=stats)

@@ -53,13 +53,22 @@ import polars as pl
 
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm._replay import (
+    check_replay_args,
+    has_record_files,
+    judge_label,
+    method_keys,
+    method_line,
+    records_summary,
+    status_counts,
+    tally_keys,
+)
 from gaia_fast.scorers.vlm.judged import _pairwise_sum, _pandas_mean
 from gaia_fast.scorers.vlm.recorded import Records
 
 __all__ = ["BENCHMARKS", "MRA_KEY", "can_match_na", "can_match_option", "grade", "mean_relative_accuracy", "vci_metric"]
 
 MRA_KEY = "MRA:.5:.95:.05"
-JUDGE_POLICIES = ("auto", "none")
 
 # --------------------------------------------------------------------------------------
 # The benchmarks: grouping columns and preferred orders of each evaluate (copied tables)
@@ -415,7 +424,7 @@ def _grade_count(frame: pl.DataFrame, recorded: Records | None = None) -> GradeR
         "archive_method": f"judge {recorded.judge}" if _judged(recorded) else None,
         "matches_archive": not _judged(recorded),
         "reference_error": reference_error,
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "status": status_counts(rows),
         "judge": False,
     }
     return GradeResult(rows=rows, report=report, stats=stats)
@@ -598,22 +607,20 @@ def _uses_rules(judge_policy: str, recorded: Records | None) -> bool:
     return judge_policy == "none" or (recorded is not None and recorded.judge == RULES_TAG)
 
 
-def _methods(rules: bool, judge_policy: str, recorded: Records | None, kept: int, undecided: int) -> tuple[str, str | None, bool]:
-    """(method, archive_method, matches_archive) of a judge-graded set."""
-    archive_rules = recorded is not None and recorded.judge == RULES_TAG and bool(recorded.files)
+def _method_keys(rules: bool, judge_policy: str, recorded: Records | None, kept: int, undecided: int) -> dict[str, Any]:
+    """The method keys (``decided`` .. ``matches_archive``) of a judge-graded set: ``kept``
+    rows decided by the rules or the records, ``undecided`` left to a judge."""
+    decided = {"rules": kept if rules else 0, "recorded": 0 if rules else kept, "live": 0, "undecided": undecided}
+    archive_rules = has_record_files(recorded) and recorded.judge == RULES_TAG
     if archive_rules:
         archive_method = "rules (extract_matching: no judge)"
     else:
-        archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+        archive_method = f"judge {recorded.judge}" if has_record_files(recorded) else None
     if rules:
         method = f"rules (extract_matching: can_match_option / can_match_na, {kept} rows)"
-        return method, archive_method, archive_method is None or archive_rules
-    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
-    method = " + ".join(p for p in (
-        f"{who} ({kept} rows)" if kept else "",
-        f"{undecided} rows undecided (needs_judge)" if undecided else "",
-    ) if p) or "no rows"
-    return method, archive_method, archive_method is not None and undecided == 0
+        return method_keys(decided, method, judge_policy, archive_method, archive_method is None or archive_rules)
+    method = method_line([(judge_label(recorded), kept)], undecided)
+    return method_keys(decided, method, judge_policy, archive_method, archive_method is not None and undecided == 0)
 
 
 _MMSI_SUB_BENCHES = ("Easy2hard", "Grounding", "Indoor_Scene_Perception", "Robot")
@@ -650,7 +657,7 @@ def _grade_mcq(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
     scores: list[float | None] = []
     status: list[str] = []
     reasons: list[str] = []
-    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    who = judge_label(recorded)
     for i, k in enumerate(keys):
         if rules:
             p, hit = _rule_mcq(preds[i], answers[i])
@@ -701,31 +708,20 @@ def _grade_mcq(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
         pl.Series("status", status, pl.String),
         pl.Series("reason", reasons, pl.String),
     )
-    undecided = n - len(kept)
-    decided = {"rules": len(kept) if rules else 0, "recorded": 0 if rules else len(kept), "live": 0, "undecided": undecided}
-    method, archive_method, matches = _methods(rules, judge_policy, recorded, len(kept), undecided)
     correct = float(sum(hits))
     stats: dict[str, Any] = {
         "benchmark": bench,
         "variant": None,
-        "rows": n,
-        "tasks": len(kept),
-        "correct": correct,
-        "accuracy": correct / len(kept) if kept else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": method,
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": matches,
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        **tally_keys(n, len(kept), correct),
+        **_method_keys(rules, judge_policy, recorded, len(kept), n - len(kept)),
+        "status": status_counts(rows),
         "judge": False,
         "report_unrounded": dict(metrics),
         **({"report_subset": [{"metric": k, "value": _fmt4(v)} for k, v in _mmsi_subsets(frame, [kept[j] for j in order_idx], hits)]}
            if bench == "mmsivideobench" else {}),
     }
     if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+        stats["records"] = records_summary(recorded)
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -741,7 +737,7 @@ def _grade_vsi(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
     rules = _uses_rules(judge_policy, recorded)
     use = recorded if judge_policy == "auto" and not rules else None
     preds = frame["prediction"].cast(pl.String).to_list()
-    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    who = judge_label(recorded)
     n = frame.height
     keys = frame["index"].cast(pl.String).to_list()
     qtypes = frame["question_type"].cast(pl.String).to_list()
@@ -840,10 +836,7 @@ def _grade_vsi(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
         pl.Series("status", status, pl.String),
         pl.Series("reason", reasons, pl.String),
     )
-    undecided = status.count("needs_judge")
     kept = [s for s in scores if s is not None]
-    decided = {"rules": len(kept) if rules else 0, "recorded": 0 if rules else len(kept), "live": 0, "undecided": undecided}
-    method, archive_method, matches = _methods(rules, judge_policy, recorded, len(kept), undecided)
     stats: dict[str, Any] = {
         "benchmark": bench,
         "variant": None,
@@ -851,19 +844,14 @@ def _grade_vsi(frame: pl.DataFrame, bench: str, judge_policy: str, recorded: Rec
         "tasks": len(kept),
         "correct": float(sum(kept)),
         "accuracy": overall,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": method,
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": matches,
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        **_method_keys(rules, judge_policy, recorded, len(kept), status.count("needs_judge")),
+        "status": status_counts(rows),
         "judge": False,
         "crashed_rows": status.count("error"),
         "reference_error": reference_error,
     }
     if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+        stats["records"] = records_summary(recorded)
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -1023,7 +1011,7 @@ def _grade_spar(frame: pl.DataFrame, recorded: Records | None) -> GradeResult:
         "method": "rules (can_match_option, can_match_na + MRA, VCI metric)",
         "archive_method": f"judge {recorded.judge}" if graded_by_judge else None,
         "matches_archive": not graded_by_judge,
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        "status": status_counts(rows),
         "judge": False,
         "crashed_rows": status.count("error"),
         "reference_error": reference_error,
@@ -1066,10 +1054,7 @@ def grade(
         raise ValueError(f"unknown spatial benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
     if variant not in (None, "ef83c66c"):
         raise ValueError(f"{bench} has one rule (variant 'ef83c66c', 2026-03-04 to head), not {variant!r}")
-    if judge_policy not in JUDGE_POLICIES:
-        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
-    if recorded is not None and not isinstance(recorded, Records):
-        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    check_replay_args(judge_policy, recorded)
     if bench == "vsisupercount":
         return _grade_count(frame, recorded)
     if bench == "sparbench":

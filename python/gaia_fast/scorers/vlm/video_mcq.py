@@ -79,6 +79,13 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._literal import parse_literals
+from gaia_fast.scorers.vlm._replay import (
+    JUDGE_POLICIES,
+    disagreement_keys,
+    has_record_files,
+    records_summary,
+    status_counts,
+)
 from gaia_fast.scorers.vlm.mcq import can_infer
 from gaia_fast.scorers.vlm.recorded import Records, index_key
 
@@ -103,7 +110,6 @@ _BY_LABEL = frozenset({"worldsense", "longvideobench", "egoexobench"})
 CAN_INFER_VARIANTS = ("classic", "2025-08", "2026-06")
 #: Every variant a registry entry of this module may name (Video-MME's eras too).
 VARIANTS = tuple(dict.fromkeys((*CAN_INFER_VARIANTS, *VIDEOMME_ERAS)))
-JUDGE_POLICIES = ("auto", "none")
 
 _PREFIXES = (
     "The best answer is",
@@ -669,7 +675,7 @@ def grade(
     )
     decided = {"rules": routes["rules"] + routes["exact_matching"], "recorded": routes["recorded"], "live": 0,
                "undecided": routes["needs_judge"]}
-    have_file = recorded is not None and bool(recorded.files)
+    have_file = has_record_files(recorded)
     archive_method = f"the archive's score file {recorded.files[0].name}" if have_file else None
     open_n = routes["recorded"] + routes["exact_matching"] + routes["needs_judge"]
     if not fallback:
@@ -711,9 +717,8 @@ def grade(
         "judge_policy": judge_policy,
         "archive_method": archive_method,
         "matches_archive": matches,
-        "record_disagreements": len(disagreements),
-        "flags": {"record_disagreements": len(disagreements)} if disagreements else {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        **disagreement_keys("record_disagreements", len(disagreements)),
+        "status": status_counts(rows),
         "judge": False,
         "reference_error": error,
     }
@@ -723,5 +728,5 @@ def grade(
     if disagreements:
         stats["record_disagreement_indexes"] = disagreements[:20]
     if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+        stats["records"] = records_summary(recorded)
     return GradeResult(rows=rows, report=report, stats=stats)

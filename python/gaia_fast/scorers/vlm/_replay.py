@@ -1,0 +1,121 @@
+"""The stats keys shared by the families that replay an archive's recorded judge outputs
+(math_judged, shortqa, judged, spatial, video_mcq, mcq/yorn): who decided each row
+(``decided``), the method line, whether the re-grade matches the archive's, the
+disagreement count and the summary of the records read. One place, so the keys the
+pipeline reads are spelled and counted the same way everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any, TypeGuard
+
+import polars as pl
+
+from gaia_fast.scorers.vlm.recorded import Records
+
+__all__ = [
+    "JUDGE_POLICIES",
+    "check_replay_args",
+    "decided_from_routes",
+    "disagreement_keys",
+    "has_record_files",
+    "judge_label",
+    "method_keys",
+    "method_line",
+    "records_summary",
+    "replay_matches",
+    "status_counts",
+    "tally_keys",
+]
+
+#: ``judge_policy`` values: ``auto`` replays the records, ``none`` grades by the rules alone.
+JUDGE_POLICIES = ("auto", "none")
+
+
+def check_replay_args(judge_policy: str, recorded: Records | None) -> None:
+    """ValueError for a ``judge_policy`` not in :data:`JUDGE_POLICIES`; TypeError for a
+    ``recorded`` that is neither None nor :class:`Records`."""
+    if judge_policy not in JUDGE_POLICIES:
+        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
+    if recorded is not None and not isinstance(recorded, Records):
+        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+
+
+def judge_label(recorded: Records | None) -> str:
+    """``"recorded judge {J}"``, or ``"recorded judge"`` when the files name no judge."""
+    return f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+
+
+def has_record_files(recorded: Records | None) -> TypeGuard[Records]:
+    """Whether the archive's recorded files were found (an ``archive_method`` is known)."""
+    return recorded is not None and bool(recorded.files)
+
+
+def decided_from_routes(routes: dict[str, int]) -> dict[str, int]:
+    """``decided`` from per-route counts: ``rules``, ``recorded``, live (``judge``) and
+    ``needs_judge`` (undecided); a route not counted is 0."""
+    return {
+        "rules": routes.get("rules", 0),
+        "recorded": routes.get("recorded", 0),
+        "live": routes.get("judge", 0),
+        "undecided": routes.get("needs_judge", 0),
+    }
+
+
+def method_line(parts: Iterable[tuple[str, int] | tuple[str, int, str]], undecided: int = 0, unit: str = "rows") -> str:
+    """``"label (n rows) + ... + k rows undecided (needs_judge)"``: each ``(label, count)``
+    or ``(label, count, detail)`` (``label (detail, n rows)``) whose count is not 0, then the
+    undecided count; ``"no rows"`` when every count is 0."""
+    out = []
+    for label, n, *detail in parts:
+        if n:
+            out.append(f"{label} ({detail[0]}, {n} {unit})" if detail else f"{label} ({n} {unit})")
+    if undecided:
+        out.append(f"{undecided} {unit} undecided (needs_judge)")
+    return " + ".join(out) or "no rows"
+
+
+def replay_matches(archive_method: str | None, judge_policy: str, *open_counts: int) -> bool:
+    """``matches_archive`` of a replay: the archive's records were found, they were used
+    (``judge_policy="auto"``) and every count given (undecided rows, disagreements,
+    errors...) is 0."""
+    return archive_method is not None and judge_policy == "auto" and all(n == 0 for n in open_counts)
+
+
+def tally_keys(rows: int, tasks: int, correct: float) -> dict[str, Any]:
+    """``rows`` (input rows), ``tasks`` (rows or questions counted), ``correct`` (a float) and
+    ``accuracy`` (``correct / tasks``; NaN with nothing counted)."""
+    return {"rows": rows, "tasks": tasks, "correct": float(correct), "accuracy": correct / tasks if tasks else math.nan}
+
+
+def method_keys(
+    decided: dict[str, int], method: str, judge_policy: str, archive_method: str | None, matches: bool, unit: str = "rows"
+) -> dict[str, Any]:
+    """The method keys in the order the stats list them: ``decided``, ``decided_unit``,
+    ``method``, ``judge_policy``, ``archive_method``, ``matches_archive``."""
+    return {
+        "decided": decided,
+        "decided_unit": unit,
+        "method": method,
+        "judge_policy": judge_policy,
+        "archive_method": archive_method,
+        "matches_archive": matches,
+    }
+
+
+def disagreement_keys(name: str, n: int) -> dict[str, Any]:
+    """``{name: n, "flags": {name: n}}`` (``flags`` empty when ``n`` is 0): rows the rules
+    decided against the archive's record."""
+    return {name: n, "flags": {name: n} if n else {}}
+
+
+def status_counts(rows: pl.DataFrame) -> dict[str, int]:
+    """Rows per ``status``, sorted by status."""
+    return dict(sorted(rows.group_by("status").len().iter_rows()))
+
+
+def records_summary(recorded: Records) -> dict[str, Any]:
+    """``stats["records"]``: the judge named, the files read, the entries and the notes."""
+    return {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
