@@ -74,7 +74,8 @@ def test_no_file_is_gaia_and_each_pair_once(tree):
     assert by[("vila_8b", "RealWorldQA")].run == OLD  # only the older run has it
     # the VLMEvalKit file that came out "gaia, ok, 1.9 %" before: a dataset with no flow here
     charxiv = by[("vila_8b", "CharXiv_reasoning_val")]
-    assert charxiv.benchmark is None and "CharXiv.evaluate" in charxiv.reason and "judge" in charxiv.reason
+    # CharXiv is judge-graded: its flow replays the records beside it (judge records are side files).
+    assert charxiv.benchmark == "charxiv_reasoning" and charxiv.run is not None
     assert by[("instructblip_7b", "MMStar")].run is None and by[("instructblip_7b", "MMStar")].note is None
     # every file found is a job or a listed skip
     accounted = [str(j.path) for j in plan.jobs] + [s.path for s in plan.skipped_files]

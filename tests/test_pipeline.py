@@ -215,3 +215,14 @@ def test_a_record_that_disagrees_with_the_rules_makes_the_file_differ(tmp_path):
     record_ = grade_job(job, GradeOptions())
     assert record_.status == "differs"
     assert "1 row(s) where the rules' verdict differs from the archive's recorded one (index 0)" in record_.error
+
+
+def test_a_report_written_under_another_eras_name_is_still_compared(tree, tmp_path):
+    # MTVQA wrote _acc.csv in 2024 and _acc.json at head: whichever the archive holds is checked.
+    folder = tree / "vila_8b"
+    (folder / "vila_8b_RealWorldQA_acc.csv").rename(folder / "vila_8b_RealWorldQA_acc.json.bak")
+    job = next(j for j in discover.expand([str(tree)]).jobs if j.dataset == "RealWorldQA")
+    assert grade_job(job, GradeOptions()).archive_report is None
+    (folder / "vila_8b_RealWorldQA_score.csv").write_text('"split","Overall"\n"none","0.25"\n')
+    record = grade_job(job, GradeOptions())
+    assert record.archive_report.endswith("vila_8b_RealWorldQA_score.csv") and record.status == "differs"

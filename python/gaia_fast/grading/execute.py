@@ -402,11 +402,18 @@ def _archive_report(job: Job, entry: benchmarks.Benchmark, ours: Path | None, re
     names = [f"{stem}{report}", f"{stem}{bare}.xlsx"]
     if records is not None and records.judge:
         names += [f"{stem}_{records.judge}{report}", f"{stem}_{records.judge}{bare}.xlsx"]
+    # Other eras wrote the report under another of VLMEvalKit's names (MTVQA: _acc.csv in
+    # 2024, _acc.json at head): compared too, so a report that moved is never left unchecked.
+    names += [f"{stem}{alt}" for alt in _OTHER_REPORTS if f"{stem}{alt}" not in names]
     for name in names:
         theirs = job.path.with_name(name)
         if theirs.is_file() and (ours is None or ours.resolve() != theirs.resolve()):
             return theirs
     return None
+
+
+#: Report names VLMEvalKit has used, tried after a benchmark's own (in this order).
+_OTHER_REPORTS = ("_acc.csv", "_acc.json", "_acc.xlsx", "_score.csv", "_score.json")
 
 
 #: The families that replay an archive's recorded judge replies (``recorded=``, ``judge_policy=``).
