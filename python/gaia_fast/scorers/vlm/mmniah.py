@@ -31,7 +31,7 @@ from typing import Any
 
 import polars as pl
 
-from gaia_fast.reference.vlm_vqa import _CONTRACTIONS
+from gaia_fast.scorers.vlm.vqa_tables import CONTRACTIONS as _CONTRACTIONS
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column
