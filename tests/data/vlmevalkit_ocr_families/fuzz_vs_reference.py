@@ -1,6 +1,7 @@
 import sys, random, json, math, warnings
 warnings.simplefilter("ignore")
-sys.path.insert(0, '/tmp/ccref/e8e78f05'); sys.path.insert(0, '/work/wt/ccocr/python')
+# usage: python fuzz_vs_reference.py VLMEVALKIT_TREE  (a VLMEvalKit checkout at e8e78f05; gaia-fast installed)
+sys.path.insert(0, sys.argv[1])
 from vlmeval.dataset.utils.ccocr_evaluator import evaluator_map_info as M
 from gaia_fast.scorers.vlm import ccocr as C
 rng = random.Random(2)
