@@ -1315,6 +1315,21 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="judge",
         ),
         # --- end branch tailjudge ---
+        # --- branch wemath ---
+        Benchmark(
+            "wemath",
+            "gaia_fast.scorers.vlm.wemath",
+            {"benchmark": "mcq"},
+            datasets=(r"WeMath(_COT)?",),
+            # {stem}_{J}_score.csv (J: gpt4o-mini, run.py's default; exact_matching without a judge).
+            report="_score.csv",
+            description="WeMath: mcq_vanilla_eval (or the exact-matching 'Answer' rule) then wemath_evaluate_models + wemath_accuracy, the four-dimensional one-row report",
+            # 21453dca (2025-01-18): WeMath added; 3f0b1ecb (2025-01-27): WeMath_COT; the report
+            # unchanged since, the matcher is mcq_vanilla_eval's can_infer.
+            variants=(("2025-01-18", "classic"), *_CAN_INFER_DATES[1:]),
+            grading="rules+judge-fallback",
+        ),
+        # --- end branch wemath ---
     )
 }
 

@@ -413,16 +413,16 @@ def _archive_report(job: Job, entry: benchmarks.Benchmark, ours: Path | None, re
 
 
 #: Report names VLMEvalKit has used, tried after a benchmark's own (in this order).
-_OTHER_REPORTS = ("_acc.csv", "_acc.json", "_acc.xlsx", "_score.csv", "_score.json")
+_OTHER_REPORTS = ("_acc.csv", "_acc.json", "_acc.xlsx", "_score.csv", "_score.json", "_exact_matching_score.csv")
 
 
 #: The families that replay an archive's recorded judge replies (``recorded=``, ``judge_policy=``).
 RECORDED_JUDGE_MODULES = frozenset(
     f"gaia_fast.scorers.vlm.{m}"
     for m in ("mcq", "mcq_reports", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged")
-)
+) | {"gaia_fast.scorers.vlm.wemath"}
 #: A family module whose records are another's kind (mcq_reports wraps mcq.grade).
-_RECORD_KIND = {"mcq_reports": "mcq"}
+_RECORD_KIND = {"mcq_reports": "mcq", "wemath": "mcq"}
 
 
 def _records(job: Job, entry: benchmarks.Benchmark, options: GradeOptions) -> Any:

@@ -1,0 +1,143 @@
+"""WeMath / WeMath_COT (``wemath``): the mcq_vanilla_eval rows (replayed from the archive's
+recorded judge) or the exact-matching 'Answer' rule, then the four-dimensional report, compared
+cell by cell with what VLMEvalKit's own ``WeMath.evaluate`` wrote.
+Data: tests/data/vlmevalkit_wemath/README.md."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+from pathlib import Path
+
+import pytest
+from gaia_fast import benchmarks
+from gaia_fast.io.vlm import read_result_table
+from gaia_fast.scorers.vlm import wemath
+from gaia_fast.scorers.vlm.recorded import Records, find_records
+
+DATA = Path(__file__).parent / "data" / "vlmevalkit_wemath"
+CASES = [
+    ("m_WeMath", "m_WeMath_gpt4o-mini_score.csv", 5),
+    ("m_WeMath_COT", "m_WeMath_COT_gpt4o-mini_score.csv", 3),
+    ("e_WeMath", "e_WeMath_exact_matching_score.csv", 0),
+    ("g_WeMath", "g_WeMath_exact_matching_score.csv", 0),
+]
+
+
+def _csv(path: Path) -> tuple[list[str], list[str]]:
+    with path.open(newline="", encoding="utf-8") as fh:
+        header, *rows = list(csv.reader(fh))
+    assert len(rows) == 1
+    return header, rows[0]
+
+
+@pytest.mark.parametrize(("stem", "report", "judged"), CASES)
+def test_report_matches_vlmevalkit(stem, report, judged):
+    path = DATA / f"{stem}.xlsx"
+    res = wemath.grade(read_result_table(path), recorded=find_records(path, "mcq"))
+    header, cells = _csv(DATA / report)
+    assert res.report.columns == header
+    assert [res.report[c][0] for c in header] == cells  # every cell, as text
+    assert res.stats["reference_error"] is None
+    assert (
+        res.stats["decided"]["recorded"] == judged
+        and res.stats["decided"]["undecided"] == 0
+    )
+    assert res.stats["path"] == ("judge" if judged else "exact_matching")
+    if judged:
+        assert (
+            res.stats["matches_archive"] is True
+            and res.stats["record_disagreements"] == 0
+        )
+
+
+def test_rows_without_records_need_a_judge():
+    path = DATA / "m_WeMath.xlsx"
+    res = wemath.grade(read_result_table(path), recorded=Records.empty(path, "mcq"))
+    assert res.stats["decided"] == {
+        "rules": 33,
+        "recorded": 0,
+        "live": 0,
+        "undecided": 5,
+    }
+    assert res.rows["status"].to_list().count("needs_judge") == 5
+    # judge_policy="none": VLMEvalKit's exact_matching path reads the result file itself.
+    none = wemath.grade(
+        read_result_table(path), recorded=find_records(path, "mcq"), judge_policy="none"
+    )
+    assert none.stats["path"] == "exact_matching"
+    with pytest.raises(ValueError, match="live judge"):
+        wemath.grade(read_result_table(path), judge=lambda p: "A")
+
+
+def test_answer_rule_and_reference_errors():
+    assert wemath.answer_rule("<Thought process>: <<x>> <Answer>: <<B>>") == "B"
+    assert (
+        wemath.answer_rule("Answer: the Answer is C.") is None
+    )  # after the last 'Answer': ' is C'
+    assert wemath.answer_rule("... Answer:. :D") == "D"
+    assert (
+        wemath.answer_rule("Answer: Z") is None
+        and wemath.answer_rule("no marker") is None
+    )
+    frame = read_result_table(DATA / "e_WeMath.xlsx")
+    import polars as pl
+
+    gap = frame.with_columns(
+        pl.when(pl.col("index") == "3")
+        .then(None)
+        .otherwise(pl.col("prediction"))
+        .alias("prediction")
+    )
+    res = wemath.grade(gap)
+    assert res.report.height == 0 and "TypeError" in res.stats["reference_error"]
+    # Every problem wrong on its multi row: no mastery, no rote memorisation -> upstream divides by zero.
+    wrong = frame.with_columns(
+        pl.when(pl.col("key").str.ends_with("multi"))
+        .then(pl.lit("Answer: Z"))
+        .otherwise(pl.col("prediction"))
+        .alias("prediction")
+    )
+    res = wemath.grade(wrong)
+    assert (
+        res.report.height == 0 and "ZeroDivisionError" in res.stats["reference_error"]
+    )
+    assert (
+        wemath.grade(read_result_table(DATA / "g_WeMath.xlsx"))
+        .rows["status"]
+        .to_list()
+        .count("not_counted")
+        == 1
+    )
+
+
+def test_registry_and_grade_many(tmp_path):
+    b = benchmarks.for_dataset("WeMath")
+    assert (
+        b is benchmarks.for_dataset("WeMath_COT")
+        and b.name == "wemath"
+        and b.grading == "rules+judge-fallback"
+    )
+    assert (
+        b.variant_on("2025-01-18") == "classic"
+        and b.variant_on("2025-08-04") == "2025-08"
+        and b.variant_on("2026-08-18") == "2026-06"
+    )
+    with pytest.raises(ValueError):
+        b.variant_on("2025-01-17")
+    from gaia_fast.grading import many
+
+    tree = tmp_path / "m"
+    shutil.copytree(DATA, tree, ignore=shutil.ignore_patterns("tools", "README.md"))
+    records = {
+        Path(r.path).name: r
+        for r in many.grade_many(many.expand([str(tree)]), report_dir=tmp_path / "R")
+        if r.status != "skipped"
+    }
+    assert set(records) == {f"{s}.xlsx" for s, _, _ in CASES}
+    for stem, report, _ in CASES:
+        r = records[f"{stem}.xlsx"]
+        assert r.status == "ok", (stem, r.error)
+        assert (
+            Path(r.archive_report).name == report
+        )  # compared with the archive's own report
