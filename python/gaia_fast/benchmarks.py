@@ -67,6 +67,10 @@ class Benchmark:
     #: ``rules``, ``rules+judge-fallback`` or ``judge``; the registry test checks every
     #: dataset name it claims has that category upstream. Empty: not a VLMEvalKit flow.
     grading: str = ""
+    #: ``(report suffix, variant)``: a report name only that era of VLMEvalKit wrote. A result
+    #: file with no date (no run folder commit, no ``--as-of``) that has such a report beside
+    #: it, and not this entry's own ``report``, is graded with that era's variant.
+    era_reports: tuple[tuple[str, str], ...] = ()
 
     def variant_on(self, day: _dt.date | str) -> str | None:
         """The variant VLMEvalKit's code for this benchmark had on ``day``; ValueError when
@@ -503,8 +507,11 @@ BENCHMARKS: dict[str, Benchmark] = {
             {"benchmark": "mtvqa"},
             datasets=(r"MTVQA_TEST",),
             report="_acc.json",
-            description="MTVQA: the answer as a substring of the prediction (stripped, lowercased, periods removed), per language and Average",
-            variants=(("2024-07-22", None),),  # abaa7e06: MT-VQA added, unchanged since
+            era_reports=(("_acc.csv", "2024-07"),),
+            description="MTVQA: the answer as a substring of the prediction (stripped, lowercased, periods removed), per language and Average (2024-07: MTVQA_eval, the answer keeps its periods, fractions in _acc.csv)",
+            # 04cfded1 (2024-07-03, the MTVQA branch): MTVQA_eval, fractions in _acc.csv;
+            # abaa7e06 (2024-07-22): MTVQADataset, unchanged since.
+            variants=(("2024-07-03", "2024-07"), ("2024-07-22", None)),
             grading="rules",
         ),
         Benchmark(

@@ -265,13 +265,20 @@ def _judge_errors(rows: pl.DataFrame) -> tuple[int, str | None]:
 
 def _variant(job: Job, entry: benchmarks.Benchmark, options: GradeOptions) -> str | None:
     """``--as-of``, else ``--variant``, else the variant of the day the run folder's commit
-    was made (VLMEvalKit's code that graded the file), else the family's default."""
+    was made (VLMEvalKit's code that graded the file), else the era whose report name the
+    archive holds (``Benchmark.era_reports``), else the family's default."""
     if options.as_of is not None:
         return entry.variant_on(options.as_of)  # ValueError: a date the table says nothing about
     if options.variant is not None and (options.variant_scope == "all" or job.benchmark in CAN_INFER_BENCHMARKS):
         return options.variant
     if job.as_of is not None and entry.variants:
         return entry.variant_on(job.as_of)
+    # No date: a report name only one era wrote says which code graded the file.
+    stem = job.path.stem
+    if entry.era_reports and not job.path.with_name(f"{stem}{entry.report}").is_file():
+        for suffix, variant in entry.era_reports:
+            if job.path.with_name(f"{stem}{suffix}").is_file():
+                return variant
     return None
 
 

@@ -21,7 +21,9 @@ as pandas typed it) and, by dataset:
   whole words, lowercased); equal to ``int(answer)``. Report ``{"TallyQA": fraction}``.
 * MTVQA: stripped, lowercased, every ``.`` removed, the answer a substring of the
   prediction. Report ``_acc.json``: per category (first-seen order, ``Average`` after the
-  first), percent.
+  first), percent. Variant ``2024-07`` (``MTVQA_eval`` of the MTVQA branch, 04cfded1,
+  2024-07-03, before ``MTVQADataset``): the answer keeps its periods, no ``split`` check,
+  report ``_acc.csv``: per category (first-seen order), a fraction, no ``Average``.
 * ERQA: the stripped, lowercased prediction equals the stripped, lowercased answer. Report
   ``Category``/``Accuracy (%)``/``Samples``: ``Overall``, then each category sorted.
 * DA-2K: ``point1``/``point2`` (``point\\s*([12])``) in the lowercased prediction equals the
@@ -68,7 +70,7 @@ BENCHMARKS: dict[str, tuple[str | None, ...]] = {
     "countbenchqa": ("2025-09", "2025-05"),
     "zerobench": (None,),
     "tallyqa": (None,),
-    "mtvqa": (None,),
+    "mtvqa": (None, "2024-07"),
     "erqa": (None,),
     "da2k": (None,),
     "tdbench_grounding": ("centroid", "iou"),
@@ -423,12 +425,14 @@ def grade(
     elif bench == "mtvqa":
         for c in ("answer", "category"):
             _require(frame, c, bench)
-        if "split" in frame.columns:
+        old = variant == "2024-07"
+        if "split" in frame.columns and not old:  # the 2024-07 MTVQA_eval checks no split
             bad = pandas_str(frame["split"]).str.to_lowercase() != "test"
             if bad.any():
                 error = f"row {bad.arg_true()[0]}: split is not 'test' (AssertionError upstream)"
         pred = _mtvqa_norm(pandas_str(frame["prediction"]))
-        ans = _mtvqa_norm(pandas_str(frame["answer"]))
+        # 2024-07: only the prediction loses its periods.
+        ans = (_norm if old else _mtvqa_norm)(pandas_str(frame["answer"]))
         hit = pl.DataFrame({"p": pred, "a": ans}).select(pl.col("p").str.contains(pl.col("a"), literal=True))[:, 0]
         extracted, rule = pred, pl.Series(["in" if h else "not_in" for h in hit.to_list()], dtype=pl.String)
         kind, cats = pandas_column(frame["category"])
@@ -436,17 +440,17 @@ def grade(
         groups: dict[str, list[int]] = {}
         for i, c in enumerate(cat_text.to_list()):
             groups.setdefault(c, [])
-            if i == 0:
+            if i == 0 and not old:
                 groups.setdefault("Average", [])
         values: dict[str, float | None] = {}
         per = pl.DataFrame({"c": cat_text, "h": hit}).group_by("c", maintain_order=True).agg(pl.len(), pl.col("h").sum())
         counts = {c: (ln, int(h)) for c, ln, h in per.iter_rows()}
         total = (n, int(hit.sum()))
         for c in groups:
-            ln, h = total if c == "Average" else counts[c]
-            if c == "Average" and c in counts:  # a category named Average adds to the same list
+            ln, h = total if (c == "Average" and not old) else counts[c]
+            if c == "Average" and c in counts and not old:  # a category named Average adds to the same list
                 ln, h = n + counts[c][0], total[1] + counts[c][1]
-            values[c] = None if error else (h / ln) * 100
+            values[c] = None if error else ((h / ln) if old else (h / ln) * 100)
         report = _one_row(values)
     elif bench == "da2k":
         for c in ("answer", "index"):
