@@ -177,10 +177,15 @@ def test_can_infer_sequence():
     assert mcq_reports.can_infer_sequence("no idea") is None
 
 
-def test_mmmu_default_stays_2023_12_and_can_infer_variants_preprocess():
+def test_mmmu_default_by_shape_and_can_infer_variants_preprocess():
     frame = read_result_table(DATA / "m_MMMU_DEV_VAL.xlsx")
     with pytest.raises(ValueError):
-        mcq_reports.grade(frame, benchmark="mmmu")  # 2023-12 MMMU_eval needs its own columns
+        mcq_reports.grade(frame, benchmark="mmmu", variant="2023-12")  # MMMU_eval needs its own columns
+    # No variant: a main-branch file (no MMMU_eval columns) takes MMMU_preproc + the classic flow.
+    default = mcq_reports.grade(frame, benchmark="mmmu")
+    classic = mcq_reports.grade(frame, benchmark="mmmu", variant="classic")
+    assert default.stats["variant"] == "classic" and "no MMMU_eval columns" in default.stats["variant_chosen_by"]
+    assert default.report.equals(classic.report) and default.rows.equals(classic.rows)
     result = mcq_reports.grade(frame, benchmark="mmmu", variant=HEAD)
     assert result.stats["mmmu_open_questions"] == 10
     open_rows = result.rows.filter(pl.col("B") == "Other Answers")
@@ -225,11 +230,11 @@ def test_grade_many_grades_every_family_archive(tmp_path):
     assert set(by) == {p.stem[2:] for p in DATA.glob("m_*.xlsx")}
     # Copied without their reports or judge records: files where exact matching decided some
     # rows cannot be checked against the archive, and say so.
-    assert {n for n, r in by.items() if r.status in ("ok", "unverified")} == set(by) - {"MMMU_DEV_VAL"}
+    assert {n for n, r in by.items() if r.status in ("ok", "unverified")} == set(by)
     assert by["LEGO"].status == "unverified" and by["A4Bench"].status == "ok"
-    # MMMU's default is the 2023-12 side-branch MMMU_eval, which needs question_type; --as-of
-    # picks MMMU_preproc and the mcq flow.
-    assert by["MMMU_DEV_VAL"].status == "error"
+    # MMMU with no date: a main-branch file (no MMMU_eval columns) gets MMMU_preproc and the
+    # classic mcq flow; --as-of picks the matcher of its day.
+    assert by["MMMU_DEV_VAL"].variant == "classic"
     plan = many.expand([str(tree / "m_MMMU_DEV_VAL.xlsx")])
     (again,) = many.grade_many(plan, report_dir=tmp_path / "S", as_of="2026-08-01")
     assert again.status == "unverified" and again.variant == "2026-06"

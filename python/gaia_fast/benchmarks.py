@@ -118,7 +118,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             "gaia_fast.scorers.vlm.mcq_reports",
             {"benchmark": "mmmu"},
             datasets=(r"MMMU_(DEV_VAL|TEST)",),
-            description="MMMU: MMMU_preproc then the mcq flow and report_acc (--variant 2023-12, the default: the side branch's MMMU_eval, per-subject report)",
+            description="MMMU: MMMU_preproc then the mcq flow and report_acc (--variant 2023-12: the side branch's MMMU_eval, per-subject report; with no date, chosen by the file's columns)",
             # 24ebca6b (2023-12-22, a side branch): MMMU_eval. Main graded MMMU through the
             # multiple-choice flow with MMMU_preproc from 39cebe2f (2023-12-26); its matcher
             # is known from c6bdffd3 (2024-03-19), so the days between keep 2023-12.

@@ -39,7 +39,7 @@ from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm.judged import _pairwise_sum
 from gaia_fast.scorers.vlm.mcq_tables import MMB_ABBRS
 
-__all__ = ["PREPROCS", "REPORTS", "VARIANTS", "can_infer_sequence", "cot_postproc", "grade", "mmmu_preproc"]
+__all__ = ["PREPROCS", "REPORTS", "VARIANTS", "can_infer_sequence", "cot_postproc", "grade", "mmmu_eval_shape", "mmmu_preproc"]
 
 #: Report variants ``grade(report=...)`` accepts.
 REPORTS = ("acc", "mmt", "mmvp", "mmsci", "hrbench", "groups", "cvbench", "3dsr", "topviewrs")
@@ -63,6 +63,14 @@ CONCAT_SETS = {
 # --------------------------------------------------------------------------------------
 # Preprocessing
 # --------------------------------------------------------------------------------------
+
+
+def mmmu_eval_shape(columns: list[str] | tuple[str, ...]) -> bool:
+    """Whether a result file has the columns the 2023-12 ``MMMU_eval`` reads
+    (``question_type``, ``field``, ``subfield``, ``topic_difficulty``, ``image_type`` or
+    ``img_type``): the side branch's MMMU_DEV_VAL file; main's files lack them."""
+    have = set(columns)
+    return {"question_type", "field", "subfield", "topic_difficulty"} <= have and bool({"image_type", "img_type"} & have)
 
 
 def _col(frame: pl.DataFrame, name: str) -> str | None:
@@ -513,8 +521,10 @@ def grade(
     """Grade an ``ImageMCQDataset`` result table with the dataset's own step.
 
     ``benchmark``: ``"mcq"`` (``mcq_vanilla_eval``), ``"mcq-circular"`` or ``"mmmu"``
-    (variant ``None``/``"2023-12"``: the 2023-12 ``MMMU_eval`` of :mod:`mcq`; a ``can_infer``
-    version: ``MMMU_preproc`` then the vanilla flow). ``report``: one of :data:`REPORTS`
+    (variant ``"2023-12"``: the 2023-12 ``MMMU_eval`` of :mod:`mcq`; a ``can_infer``
+    version: ``MMMU_preproc`` then the vanilla flow; ``None``: ``2023-12`` when the file has
+    ``MMMU_eval``'s columns (:func:`mmmu_eval_shape`), else ``classic``, said in
+    ``stats["variant_chosen_by"]``). ``report``: one of :data:`REPORTS`
     (``groups``: ``report_acc`` plus GMAI-MMBench's three side tables in
     ``stats["group_reports"]``; ``cvbench``: the 2D report when every ``split`` is ``2D``,
     else ``report_acc``). ``preproc``: ``"mmmu"`` or ``"mmmu-cot"`` (``cot_postproc`` first).
@@ -531,8 +541,19 @@ def grade(
         raise ValueError(f"preproc must be one of {PREPROCS}, not {preproc!r}")
     if matcher not in (None, "lego"):
         raise ValueError(f"matcher must be None or 'lego', not {matcher!r}")
-    if benchmark == "mmmu" and variant in (None, "2023-12"):
-        return mcq.grade(frame, benchmark="mmmu", variant=variant, seed=seed, judge=judge, **options)
+    chosen = None
+    if benchmark == "mmmu" and variant is None:
+        # No date: the file's shape says which era graded it. Only the 2023-12 side branch's
+        # MMMU_eval reads these columns (its TSV had them); main's files since 39cebe2f
+        # (2023-12-26) lack them and went through MMMU_preproc + the vanilla flow, graded
+        # here with the classic matcher like every other MCQ archive with no date.
+        variant = "2023-12" if mmmu_eval_shape(frame.columns) else "classic"
+        chosen = f"file shape: {'MMMU_eval columns' if variant == '2023-12' else 'no MMMU_eval columns'} -> {variant}"
+    if benchmark == "mmmu" and variant == "2023-12":
+        result = mcq.grade(frame, benchmark="mmmu", variant=variant, seed=seed, judge=judge, **options)
+        if chosen:
+            result.stats["variant_chosen_by"] = chosen
+        return result
     if benchmark == "mmmu":
         benchmark, preproc = "mcq", preproc or "mmmu"
     if benchmark not in ("mcq", "mcq-circular"):
@@ -616,6 +637,8 @@ def grade(
     if error:
         stats["reference_error"] = stats.get("reference_error") or error
     stats["report"] = report
+    if chosen:
+        stats["variant_chosen_by"] = chosen
     return GradeResult(rows=rows, report=report_table, stats=stats)
 
 
