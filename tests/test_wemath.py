@@ -34,7 +34,7 @@ def _csv(path: Path) -> tuple[list[str], list[str]]:
 @pytest.mark.parametrize(("stem", "report", "judged"), CASES)
 def test_report_matches_vlmevalkit(stem, report, judged):
     path = DATA / f"{stem}.xlsx"
-    res = wemath.grade(read_result_table(path), recorded=find_records(path, "mcq"))
+    res = wemath.grade(read_result_table(path), recorded=find_records(path, "wemath"))
     header, cells = _csv(DATA / report)
     assert res.report.columns == header
     assert [res.report[c][0] for c in header] == cells  # every cell, as text
@@ -63,7 +63,9 @@ def test_rows_without_records_need_a_judge():
     assert res.rows["status"].to_list().count("needs_judge") == 5
     # judge_policy="none": VLMEvalKit's exact_matching path reads the result file itself.
     none = wemath.grade(
-        read_result_table(path), recorded=find_records(path, "mcq"), judge_policy="none"
+        read_result_table(path),
+        recorded=find_records(path, "wemath"),
+        judge_policy="none",
     )
     assert none.stats["path"] == "exact_matching"
     with pytest.raises(ValueError, match="live judge"):
@@ -141,3 +143,33 @@ def test_registry_and_grade_many(tmp_path):
         assert (
             Path(r.archive_report).name == report
         )  # compared with the archive's own report
+
+
+def test_storage_alone_is_the_record_and_no_report_is_unverified(tmp_path):
+    # Without the _result.pkl, the storage {stem}_{J}.xlsx (rows + hit + log) is the record.
+    for name in ("m_WeMath.xlsx", "m_WeMath_gpt4o-mini.xlsx", "m_WeMath_COT.xlsx"):
+        shutil.copy(DATA / name, tmp_path / name)
+    found = find_records(tmp_path / "m_WeMath.xlsx", "wemath")
+    assert found.judge == "gpt4o-mini" and [p.name for p in found.files] == [
+        "m_WeMath_gpt4o-mini.xlsx"
+    ]
+    res = wemath.grade(read_result_table(tmp_path / "m_WeMath.xlsx"), recorded=found)
+    header, cells = _csv(DATA / "m_WeMath_gpt4o-mini_score.csv")
+    assert [res.report[c][0] for c in header] == cells and res.stats["decided"][
+        "recorded"
+    ] == 5
+    # m_WeMath_COT.xlsx is a result file, not m_WeMath's record.
+    assert find_records(tmp_path / "m_WeMath_COT.xlsx", "wemath") is None
+    from gaia_fast.grading import many
+
+    plain = tmp_path / "plain" / "e"
+    plain.mkdir(parents=True)
+    shutil.copy(DATA / "e_WeMath.xlsx", plain / "e_WeMath.xlsx")
+    (rec,) = [
+        r
+        for r in many.grade_many(many.expand([str(plain)]), report_dir=tmp_path / "R")
+        if r.status != "skipped"
+    ]
+    assert (
+        rec.status == "unverified"
+    )  # no judge records, no report: exact matching assumed

@@ -429,7 +429,7 @@ RECORDED_JUDGE_MODULES = frozenset(
     for m in ("mcq", "mcq_reports", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged")
 ) | {"gaia_fast.scorers.vlm.wemath"}
 #: A family module whose records are another's kind (mcq_reports wraps mcq.grade).
-_RECORD_KIND = {"mcq_reports": "mcq", "wemath": "mcq"}
+_RECORD_KIND = {"mcq_reports": "mcq"}
 
 
 def _records(job: Job, entry: benchmarks.Benchmark, options: GradeOptions) -> Any:

@@ -57,7 +57,7 @@ _log = logging.getLogger(__name__)
 
 _TABLE_EXT = ("xlsx", "tsv", "csv", "json")
 #: The kinds of records :func:`find_records` knows (one per family that replays them).
-KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged")
+KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged", "wemath")
 #: Stem suffixes of VLMEvalKit's other outputs: never a judge name of ``{stem}_{J}.xlsx``.
 _NOT_JUDGE = re.compile(
     r".*(_|^)(acc|acc_all|score|score_fine|score2|result|auxmatch|tmp|prefetch|supp|fine_grained|metrics|rating|"
@@ -362,6 +362,29 @@ def _find_mcq(path: Path, names: set[str]) -> Records | None:
     if not used:
         return Records(path, "mcq", judge, (), {}, columns, notes)
     return Records(path, "mcq", judge, tuple(used), entries, columns, notes)
+
+
+def _find_wemath(path: Path, names: set[str]) -> Records | None:
+    """WeMath: mcq_vanilla_eval's ``{stem}_{J}_result.pkl``; without it, the storage
+    ``WeMath.evaluate`` dumps, ``{stem}_{J}.{xlsx,tsv,json}`` (the rows plus ``hit`` and
+    ``log``; ``{stem}_COT.xlsx`` is WeMath_COT's result file, not a record)."""
+    from gaia_fast import benchmarks
+
+    found = _find_mcq(path, names)
+    if found is not None and found.files:
+        return found
+    stem = path.stem
+    rx = re.compile(rf"{re.escape(stem)}_(?P<j>.+)\.(?P<ext>{'|'.join(_TABLE_EXT)})")
+    notes: list[str] = list(found.notes) if found is not None else []
+    for name in sorted(names):
+        m = rx.fullmatch(name)
+        if not m or _NOT_JUDGE.fullmatch(m.group("j")) or benchmarks.detect(path.parent / name) is not None:
+            continue
+        res = _table_entries(path.parent / name, ("hit", "log", "prediction"), notes)
+        if res is None or not any("hit" in r for r in res[0].values()):
+            continue
+        return Records(path, "mcq", m.group("j"), (path.parent / name,), res[0], res[1], notes)
+    return found
 
 
 def _find_yorn(path: Path, names: set[str]) -> Records | None:
@@ -817,6 +840,7 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
         "video_mcq": _find_video_mcq,
         "video_mmmu": lambda p, n: _find_video_mcq(p, n, "parsed_pred", "video_mmmu"),
         "tail_judged": _find_tail,
+        "wemath": _find_wemath,
     }
     for k in (kind,) if kind else ("mcq", "yorn"):
         found = finders[k](path, names)

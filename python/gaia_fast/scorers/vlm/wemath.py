@@ -373,7 +373,8 @@ def grade(
 ) -> GradeResult:
     """Grade a WeMath / WeMath_COT result table (``{model}_WeMath.xlsx``).
 
-    ``recorded``: the archive's ``{stem}_{J}_result.pkl`` (``find_records(path, "mcq")``): the
+    ``recorded``: the archive's ``{stem}_{J}_result.pkl`` or storage ``{stem}_{J}.xlsx``
+    (``find_records(path, "wemath")``): the
     rows go through :func:`gaia_fast.scorers.vlm.mcq.grade` (``variant`` = its ``can_infer``
     version, default ``classic``), rows with no record get ``needs_judge`` and no verdict (a
     missing cell in the merges). No records, or ``judge_policy="none"``: VLMEvalKit's
@@ -425,6 +426,7 @@ def grade(
             "decided_unit": "rows",
             "flags": {},
             "method": "exact_matching (WeMath's 'Answer' rule; no judge records)",
+            "decided_exact": n,
             "archive_method": None,
             "matches_archive": True,
         }
