@@ -136,10 +136,14 @@ def test_every_entry_claims_a_known_name_or_is_outside_the_table():
     # An entry's regexes should match names VLMEvalKit has (LiveXivVQA is the DCVLR fork's,
     # GAIA is not VLMEvalKit).
     names = [r["name"] for r in _table()]
+    # Names VLMEvalKit had only on a branch, not at head: real archives carry them.
+    branch_only = {r"MTVQA_TEST_(?:JA|JA_10|AR|DE_FR)"}
     for entry in benchmarks.BENCHMARKS.values():
         if entry.name in ("gaia", "livexivvqa"):
             continue
         for rx in entry.datasets:
+            if rx in branch_only:
+                continue
             assert any(re.fullmatch(rx, n) for n in names), (entry.name, rx)
 
 

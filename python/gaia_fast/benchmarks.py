@@ -505,7 +505,8 @@ BENCHMARKS: dict[str, Benchmark] = {
             "mtvqa",
             "gaia_fast.scorers.vlm.vqa_rules",
             {"benchmark": "mtvqa"},
-            datasets=(r"MTVQA_TEST",),
+            # The per-language sets existed only on the 2024-07 MTVQA branch (04cfded1).
+            datasets=(r"MTVQA_TEST", r"MTVQA_TEST_(?:JA|JA_10|AR|DE_FR)"),
             report="_acc.json",
             era_reports=(("_acc.csv", "2024-07"),),
             description="MTVQA: the answer as a substring of the prediction (stripped, lowercased, periods removed), per language and Average (2024-07: MTVQA_eval, the answer keeps its periods, fractions in _acc.csv)",
