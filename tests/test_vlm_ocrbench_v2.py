@@ -136,3 +136,29 @@ def test_registry_entry() -> None:
     assert benchmarks.get("ocrbench_v2").variant_on("2025-07-07") == "classic"
     with pytest.raises(ValueError):
         benchmarks.get("ocrbench_v2").variant_on("2025-07-06")
+
+
+def test_grade_command_compares_with_the_archives_report(tmp_path: Path) -> None:
+    import shutil
+
+    from click.testing import CliRunner
+
+    from gaia_fast.cli import main
+
+    d = tmp_path / "outputs" / "m"
+    d.mkdir(parents=True)
+    for name in ("m_OCRBench_v2.xlsx", "m_OCRBench_v2_score.json"):
+        shutil.copy(DATA / name, d / name)
+    r = CliRunner().invoke(main, ["grade", str(tmp_path / "outputs"), "--json", "--report-dir", str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.output
+    (a,) = json.loads(r.stdout)["archives"]
+    assert (a["dataset"], a["benchmark"], a["status"], a["error"]) == ("OCRBench_v2", "ocrbench_v2", "ok", None)
+    theirs = json.loads((DATA / "m_OCRBench_v2_score.json").read_text(encoding="utf-8"))
+    assert (a["headline_metric"], a["headline"]) == ("English Overall Score", theirs["English Overall Score"])
+    assert a["archive_headline"] == theirs["English Overall Score"]
+    # a changed cell in the archive's report is found
+    theirs["cn_element_parsing"] = 0.5
+    (d / "m_OCRBench_v2_score.json").write_text(json.dumps(theirs), encoding="utf-8")
+    r = CliRunner().invoke(main, ["grade", str(tmp_path / "outputs"), "--json", "--report-dir", str(tmp_path / "rep2")])
+    (a,) = json.loads(r.stdout)["archives"]
+    assert a["status"] == "differs" and "cn_element_parsing" in a["error"]
