@@ -142,7 +142,6 @@ def test_grade_command_compares_with_the_archives_report(tmp_path: Path) -> None
     import shutil
 
     from click.testing import CliRunner
-
     from gaia_fast.cli import main
 
     d = tmp_path / "outputs" / "m"

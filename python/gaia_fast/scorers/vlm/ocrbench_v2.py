@@ -69,7 +69,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult, as_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column
 
-__all__ = ["EN_GROUPS", "CN_GROUPS", "REPORT_COLUMNS", "TASK_GROUPS", "VARIANTS", "grade", "score_item"]
+__all__ = ["CN_GROUPS", "EN_GROUPS", "REPORT_COLUMNS", "TASK_GROUPS", "VARIANTS", "grade", "score_item"]
 
 VARIANTS: tuple[str, ...] = ("classic",)
 DEFAULT_VARIANT = "classic"
@@ -226,7 +226,7 @@ def cn_vqa_evaluation(predict: Any, answers: Any) -> float:
     """``cn_vqa_evaluation``."""
     score: float = 0
     if not isinstance(answers, list):
-        raise NameError("cn_vqa_evaluation of an answer that is not a list reads an unset name (UnboundLocalError upstream)")
+        raise NameError("cn_vqa_evaluation of an answer that is not a list reads an unset name (UnboundLocalError upstream)")  # noqa: TRY004 - as upstream
     for answer in _answer_texts(answers):
         answer = answer.lower().strip().replace("\n", " ").replace(" ", "")
         if isinstance(predict, (int, float)):
@@ -269,8 +269,7 @@ def _counting(predict: str, answers: Any, eval_method: Any) -> float:
             elif eval_method == "regression":
                 score = regression(first_number(processed), answer)
             # any other eval keeps the previous answer's score (as upstream)
-            if score > best:
-                best = score
+            best = max(best, score)
         return best
     _need_text(answers, "the answer")
     if eval_method == "exact match":
@@ -313,7 +312,7 @@ def _calculate_iou(box1: Any, box2: Any) -> float:
     try:
         box1 = [int(c) for c in box1]
         box2 = [int(c) for c in box2]
-    except Exception:  # the reference's bare except: unreadable boxes score 0
+    except Exception:  # noqa: BLE001 - the reference's bare except: unreadable boxes score 0
         return 0
     x1 = max(box1[0], box2[0])
     y1 = max(box1[1], box2[1])
@@ -343,7 +342,7 @@ def _vqa_with_position(pred: dict, answers: Any, gt_bbox: Any) -> float:
     if "bbox" in pred:
         try:
             box = _calculate_iou(ast.literal_eval(pred["bbox"]), gt_bbox)
-        except Exception:  # the reference's bare except
+        except Exception:  # noqa: BLE001 - the reference's bare except
             box = 0
     return 0.5 * content + 0.5 * box
 
@@ -378,7 +377,7 @@ def _wrap_html_table(t: str) -> str:
 
 
 def _markdown_to_html(md: str) -> str:
-    md = md.strip("```markdown").strip("```").strip()  # character sets, as upstream
+    md = md.strip("```markdown").strip("```").strip()  # noqa: B005, PLE1310 - character sets, as upstream
     rows = md.split("\n")
     out = "<html><body><table>"
     for row in [rows[0]] + rows[2:]:
@@ -403,7 +402,7 @@ def _html_table_score(predict: str, answers: Any) -> float:
     gold_html = _wrap_html_table(_need_text(answers[0], "answer 0"))
     try:
         return _teds(pred_html, gold_html)
-    except Exception:  # the reference's bare except around TEDS
+    except Exception:  # noqa: BLE001 - the reference's bare except around TEDS
         return 0
 
 
@@ -438,13 +437,13 @@ def _str_to_dict(predict: str) -> dict:
         try:
             for key, value in re.findall(r'["\']?([\w\s]+)["\']?\s*[:=]\s*["\']?([^\n,"\'{}]+)["\']?', content):
                 data[key.strip()] = value.strip()
-        except Exception:  # the reference's bare except (data a non-dict literal)
+        except Exception:  # noqa: BLE001 - the reference's bare except (data a non-dict literal)
             return {}
     if not data:
         return {}
     try:
         return {k.strip(): str(v).strip() for k, v in data.items()}
-    except Exception:  # the reference's bare except
+    except Exception:  # noqa: BLE001 - the reference's bare except
         return {}
 
 
@@ -480,7 +479,7 @@ def _combinations(answer: Any) -> Any:
         except (ValueError, SyntaxError):
             return {}
     if not isinstance(kie, dict):
-        raise ValueError("the KIE answer could not be parsed into a dictionary (ValueError upstream)")
+        raise ValueError("the KIE answer could not be parsed into a dictionary (ValueError upstream)")  # noqa: TRY004 - as upstream
     keys = list(kie)
     lists = [kie[k] if isinstance(kie[k], list) else [kie[k]] for k in keys]
     return [dict(zip(keys, values)) for values in product(*lists)]
@@ -510,9 +509,7 @@ def _kie(predict: str, answers: Any) -> float:
         return _f1(_str_to_dict(predict), answers[0])
     best: float = 0
     for answer in answers:
-        s = _f1(_str_to_dict(predict), answer)
-        if s > best:
-            best = s
+        best = max(best, _f1(_str_to_dict(predict), answer))
     return best
 
 
@@ -655,7 +652,7 @@ def _spotting_boxes(predict: str) -> list[list[Any]] | None:
 
     try:
         data = ast.literal_eval(predict)
-    except Exception:
+    except Exception:  # noqa: BLE001 - upstream: anything unreadable goes to the regex
         data = None
     if data is not None:
         if isinstance(data, (list, tuple)):
@@ -721,9 +718,7 @@ def _transcription_match(gt: str, det: str) -> bool:
         return True
     if _SPECIAL.find(gt[-1]) > -1 and gt[: len(gt) - 1] == det:
         return True
-    if _SPECIAL.find(gt[0]) > -1 and _SPECIAL.find(gt[-1]) > -1 and gt[1 : len(gt) - 1] == det:
-        return True
-    return False
+    return _SPECIAL.find(gt[0]) > -1 and _SPECIAL.find(gt[-1]) > -1 and gt[1 : len(gt) - 1] == det
 
 
 def _spotting(predict: str, gt_boxes: Any, gt_texts: Any) -> float:
@@ -907,7 +902,7 @@ def _cells(frame: pl.DataFrame, name: str) -> list[Any]:
 
 def _literal(value: Any, what: str) -> Any:
     if not isinstance(value, str):
-        raise ValueError(f"the {what} cell is a {type(value).__name__}, not a literal: ast.literal_eval raises upstream")
+        raise ValueError(f"the {what} cell is a {type(value).__name__}, not a literal: ast.literal_eval raises upstream")  # noqa: TRY004 - as upstream
     return ast.literal_eval(value)
 
 
@@ -996,7 +991,7 @@ def grade(frame: Any, *, variant: str | None = None, seed: int = 0, judge: Any =
             status.append("needs_wordnet")
             reason.append("METEOR's WordNet synonym stage could match a word; WordNet is not in the archive")
             continue
-        except Exception as e:  # the same statement raises upstream: the evaluation stops there
+        except Exception as e:  # noqa: BLE001 - the same statement raises upstream: the evaluation stops there
             rule.append(None)
             score.append(None)
             status.append("reference_error")
