@@ -92,6 +92,7 @@ def test_rows_that_need_wordnet_are_not_ok() -> None:
     assert res.rows["status"].to_list() == ["needs_wordnet", "ok", "ok"]
     assert res.rows["score"][0] is None
     assert res.stats["needs_wordnet_rows"] == 1 and res.stats["reference_error"] is None
+    assert res.stats["incomplete"] == "1 row(s) need WordNet (METEOR's synonym stage), which the archive does not hold: en_text_recognition, English Overall Score not computed"
     report = res.report.to_dicts()[0]
     assert report["en_text_recognition"] is None and report["English Overall Score"] is None
     assert report["cn_visual_text_understanding"] == 1.0 and report["Chinese Overall Score"] == 1.0
@@ -161,3 +162,33 @@ def test_grade_command_compares_with_the_archives_report(tmp_path: Path) -> None
     r = CliRunner().invoke(main, ["grade", str(tmp_path / "outputs"), "--json", "--report-dir", str(tmp_path / "rep2")])
     (a,) = json.loads(r.stdout)["archives"]
     assert a["status"] == "differs" and "cn_element_parsing" in a["error"]
+
+
+def test_grade_command_says_incomplete_when_rows_need_wordnet(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+    from gaia_fast.cli import main
+
+    d = tmp_path / "outputs" / "m"
+    d.mkdir(parents=True)
+    frame = pl.DataFrame([
+        _row("full-page OCR en", "['the dog sat on the rug']", "the cat sat on a mat"),
+        _row("cognition VQA en", "['red']", "red"),
+        _row("cognition VQA cn", "['北京']", "北京"),
+    ])  # fmt: skip
+    frame.write_excel(d / "m_OCRBench_v2.xlsx")
+    # what the archive's report could say (the WordNet-dependent cells are whatever WordNet gave)
+    theirs = {"en_text_recognition": 0.3, "en_visual_text_understanding": 1.0, "cn_visual_text_understanding": 1.0,
+              "English Overall Score": 0.65, "Chinese Overall Score": 1.0}  # fmt: skip
+    (d / "m_OCRBench_v2_score.json").write_text(json.dumps(theirs), encoding="utf-8")
+    args = ["grade", str(tmp_path / "outputs"), "--json", "--report-dir"]
+    r = CliRunner().invoke(main, [*args, str(tmp_path / "rep")])
+    assert r.exit_code == 0, r.output
+    (a,) = json.loads(r.stdout)["archives"]
+    assert a["status"] == "incomplete"
+    assert "1 row(s) need WordNet" in a["error"] and "en_text_recognition, English Overall Score not computed" in a["error"]
+    # a computed cell that disagrees is still a difference
+    theirs["cn_visual_text_understanding"] = 0.5
+    (d / "m_OCRBench_v2_score.json").write_text(json.dumps(theirs), encoding="utf-8")
+    r = CliRunner().invoke(main, [*args, str(tmp_path / "rep2")])
+    (a,) = json.loads(r.stdout)["archives"]
+    assert a["status"] == "differs" and "cn_visual_text_understanding" in a["error"]

@@ -1030,6 +1030,13 @@ def grade(frame: Any, *, variant: str | None = None, seed: int = 0, judge: Any =
         pl.Series("reason", reason, pl.String),
     )
     by_status = {s: status.count(s) for s in ("ok", "ignored", "needs_wordnet", "reference_error")}
+    missing = [k for k in keys if values[k] is None]
+    incomplete = None
+    if error is None and by_status["needs_wordnet"]:
+        incomplete = (
+            f"{by_status['needs_wordnet']} row(s) need WordNet (METEOR's synonym stage), which the archive does not hold: "
+            f"{', '.join(missing)} not computed"
+        )
     scored = [s for s, st in zip(score, status) if st == "ok"]
     stats: dict[str, Any] = {
         "benchmark": "ocrbench_v2",
@@ -1040,6 +1047,8 @@ def grade(frame: Any, *, variant: str | None = None, seed: int = 0, judge: Any =
         "statuses": by_status,
         "rules": {r: rule.count(r) for r in sorted({x for x in rule if x is not None})},
         "needs_wordnet_rows": by_status["needs_wordnet"],
+        # the executor's "incomplete" status: rows scored, but some report cells need WordNet
+        "incomplete": incomplete,
         "reference_error": error,
         "crashed_rows": by_status["reference_error"],
     }
