@@ -201,7 +201,7 @@ def test_side_files_are_listed_not_graded(tmp_path):
         shutil.copyfile(SAMPLE / "vila_8b_MMStar.xlsx", m / f"m_{name}.xlsx")
     plan = discover.expand([m])
     assert {j.dataset: j.benchmark for j in plan.jobs} == {
-        "MMStar": "mcq", "MMStar_MINI": "mcq", "OCRBench": "ocrbench", "OCRBench_v2": None, "MMBench_DEV_EN": "mcq-circular",
+        "MMStar": "mcq", "MMStar_MINI": "mcq", "OCRBench": "ocrbench", "OCRBench_v2": "ocrbench_v2", "MMBench_DEV_EN": "mcq-circular",
     }  # fmt: skip
     assert [Path(s.path).name for s in plan.skipped_files] == ["m_MMBench_DEV_EN_gpt-4o-mini.xlsx"]
 

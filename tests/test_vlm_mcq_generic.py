@@ -238,7 +238,7 @@ def test_detect_skips_evaluation_outputs_and_names_unsupported():
         assert benchmarks.non_result(name) is not None
     assert benchmarks.detect("m/m_MMBench_Video.xlsx") is None
     assert benchmarks.non_result("m/m_MMStar.xlsx") is None
-    model, dataset, reason = benchmarks.unsupported("vila_8b/vila_8b_OCRBench_v2.xlsx")
-    assert (model, dataset) == ("vila_8b", "OCRBench_v2") and "its own evaluation" in reason
+    model, dataset, reason = benchmarks.unsupported("vila_8b/vila_8b_MathVision.xlsx")
+    assert (model, dataset) == ("vila_8b", "MathVision") and "judge-extracted" in reason
     assert benchmarks.unsupported("vila_8b/vila_8b_NewBench.xlsx")[1] == "NewBench"
     assert benchmarks.unsupported("elsewhere/results.csv") is None

@@ -155,8 +155,8 @@ def test_detect(name, bench):
 
 def test_ocrbench_v2_is_not_ocrbench():
     found = benchmarks.detect("m_OCRBench_v2.xlsx")
-    assert found is None or found.benchmark.name != "ocrbench"
-    assert benchmarks.unsupported("m_OCRBench_v2.xlsx") is not None
+    assert found is not None and found.benchmark.name == "ocrbench_v2"
+    assert benchmarks.unsupported("m_OCRBench_v2.xlsx", listed_only=True) is None
 
 
 # --------------------------------------------------------------------------------------

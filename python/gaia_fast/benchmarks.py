@@ -1338,14 +1338,25 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="rules+judge-fallback",
         ),
         # --- end branch wemath ---
+        # --- branch ocrv2: OCRBench v2 ---
+        Benchmark(
+            "ocrbench_v2",
+            "gaia_fast.scorers.vlm.ocrbench_v2",
+            datasets=(r"OCRBench_v2(_MINI)?",),
+            report="_score.json",
+            description="OCRBench v2: process_predictions per task type (VQA containment/ANLS, IoU of boxes in the answer and prediction, ICDAR spotting h-mean, TEDS, STEDS, KIE F1, BLEU/METEOR/F/edit distance with jieba); 13 group means and the English/Chinese overall",
+            # 75d01151: OCRBench_v2.evaluate added (its _score.json); later commits lint only and add _MINI.
+            variants=(("2025-07-07", "classic"),),
+            grading="rules",
+        ),
+        # --- end branch ocrv2 ---
     )
 }
 
 
 #: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
 UNSUPPORTED: dict[str, str] = {
-    r"OCRBench_v2(_MINI)?": "OCRBench v2 (its own evaluation)",
-    r"MathVision(_MINI)?|WeMath": "math (judge-extracted answers)",
+    r"MathVision(_MINI)?": "math (judge-extracted answers)",
 }
 
 #: VLMEvalKit datasets with no flow here whose name ends like a registered one

@@ -152,7 +152,7 @@ def _numeric(s: pl.Series) -> pl.Series:
 def headline(report: pl.DataFrame) -> tuple[str, float] | None:
     """The report's headline cell as ``(name, value)``: the first row's ``Overall``; else a
     row labelled ``Overall`` and its ``acc`` (MMVet) or first number (HallusionBench's aAcc); MME's
-    perception + reasoning; OCRBench's ``Final Score``; else the first row's first number.
+    perception + reasoning; OCRBench's ``Final Score``; OCRBench v2's ``English Overall Score``; else the first row's first number.
     None for a report with no number."""
     if report.height == 0:
         return None
@@ -170,7 +170,7 @@ def headline(report: pl.DataFrame) -> tuple[str, float] | None:
             text = hit["value"].cast(pl.String).str.strip_suffix("%") if hit.height else None
             if text is not None and isinstance(v := text.cast(pl.Float64, strict=False)[0], float):
                 return key, v
-    for name in ("Overall", "Final Score", "acc", "Acc", "accuracy"):
+    for name in ("Overall", "Final Score", "English Overall Score", "acc", "Acc", "accuracy"):
         if name in numbers:
             return name, float(numbers[name])
     if "perception" in numbers and "reasoning" in numbers:
