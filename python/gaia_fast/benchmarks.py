@@ -1315,6 +1315,19 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="judge",
         ),
         # --- end branch tailjudge ---
+        # --- branch step1: NaturalBench, VLMBlind, XLRS-Bench-lite and small own-rule sets ---
+        Benchmark(
+            "naturalbench",
+            "gaia_fast.scorers.vlm.naturalbench",
+            datasets=(r"NaturalBenchDataset",),
+            report="_acc.csv",
+            description="NaturalBench: extract_answer (first whole-word yes/no or A/B), get_scores over groups of four (Q_Acc, I_Acc, Acc, G_Acc); exactly 7600 rows",
+            # 7485d622: added (metric names question_score...); 5316c5f1: Q_Acc...; 9cc14cd0 moved
+            # the report beside the result file (same content).
+            variants=(("2024-11-09", "2024-11"), ("2024-12-17", "2024-12")),
+            grading="rules",
+        ),
+        # --- end branch step1 ---
     )
 }
 
