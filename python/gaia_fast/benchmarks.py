@@ -1327,6 +1327,17 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2024-11-09", "2024-11"), ("2024-12-17", "2024-12")),
             grading="rules",
         ),
+        Benchmark(
+            "vlmblind",
+            "gaia_fast.scorers.vlm.vlmblind",
+            datasets=(r"VLMBlind",),
+            report="_acc.csv",
+            description="VLMs are Blind: per-task braces / containment / rows-columns regex on the cells as pandas reads them (a number answer never equals text; `in` on one is an upstream crash, no report); accuracy per task",
+            # a3793ee0: added (no report file); caca0bc9: + overall; 9cc14cd0: four tasks only, sorted,
+            # _acc.csv; 9a640240: every task again.
+            variants=(("2025-05-27", "2025-05"), ("2025-05-28", "2025-05b"), ("2025-09-12", "2025-09"), ("2025-11-27", "2025-11")),
+            grading="rules",
+        ),
         # --- end branch step1 ---
     )
 }

@@ -75,7 +75,88 @@ def naturalbench(repo: str, out: Path) -> None:
         whole_class=True, meta=small.drop(columns=["prediction"]))
 
 
-FAMILIES = {"naturalbench": naturalbench}
+# ---- VLMBlind ----------------------------------------------------------------------------
+def run_any(repo: str, commit: str, cls: str, frame: pd.DataFrame, out: Path, stem: str, suffix: str) -> None:
+    """``run`` for a ``.tsv`` result file too (VLMEvalKit's ``load`` reads it with
+    ``pd.read_csv(sep='\\t')``, an ``.xlsx`` with ``pd.read_excel``)."""
+    import json
+
+    out.mkdir(parents=True, exist_ok=True)
+    ns = _tail.make_ns(repo, commit)
+    ev = _tail.class_evaluate(repo, commit, MCQ, cls, ns)
+    obj = ns[cls].__new__(ns[cls])
+    eval_file = out / f"{stem}.{suffix}"
+    if suffix == "xlsx":
+        frame.to_excel(eval_file, index=False)
+    else:
+        frame.to_csv(eval_file, sep="\t", index=False)
+    try:
+        result = ev(obj, str(eval_file))
+        result = result.to_dict(orient="list") if isinstance(result, pd.DataFrame) else result
+    except Exception as e:  # noqa: BLE001 - recorded: the test expects the same failure
+        result = {"__error__": type(e).__name__, "message": str(e)}
+    (out / f"{stem}_returned.json").write_text(json.dumps(result, indent=1, default=str))
+
+
+def vlmblind_frame() -> pd.DataFrame:
+    rows = [
+        # (task, answers, prediction): what the row exercises
+        ("Subway Connections", "2", "There are {2} paths."),            # text '2' (mixed column): right
+        ("Subway Connections", "1", "I count {1 } and {1}"),              # first braces '1 ': wrong
+        ("Subway Connections", "3", "three"),                              # no braces: '' != '3'
+        ("Nested Squares", "4", "{4}"),
+        ("Nested Squares", "2", "{3}"),
+        ("Line Plot Intersections", "0", "{0}\n"),
+        ("Line Plot Intersections", "1", "{\n1}"),                        # '.' does not match a newline
+        ("Touching Circles", "Yes", "yes, they touch"),                   # lower-cased containment
+        ("Touching Circles", "No", "They do not touch"),                  # 'no' in 'they do not': right
+        ("Touching Circles", "Yes", "I do not know"),
+        ("Counting Grid - Word Grids", "3,4", "The grid has rows {3} and columns {4}."),
+        ("Counting Grid - Word Grids", "3, 4", "Rows: {4}, Columns: {3}"),          # swapped: wrong
+        ("Counting Grid - Word Grids", "5,6", "It is (5, 6)."),                     # the pair form
+        ("Counting Grid - Blank Grids", " 7 , 8 ", "(7,8)"),                        # int(' 7 '.strip())
+        ("Counting Grid - Blank Grids", "7,8,9", "(7, 8)"),                         # three numbers: False
+        ("Counting Grid - Blank Grids", "seven,8", "(7, 8)"),                       # int() fails: False
+        ("Counting Grid - Blank Grids", "2", None),                                 # one number: False before the NaN prediction is read
+        ("Olympic Counting - Pentagons", "5", "I see 5 pentagons"),
+        ("Olympic Counting - Pentagons", "5", "I see 15 pentagons"),                # '5' in '15': right
+        ("Olympic Counting - Circles", "6", "six"),
+        ("Circled Letter", "a", "{a}"),
+        ("Circled Letter", "b", "{B}"),                                             # case kept: wrong
+        ("Touchdown Reading", "3,4", "(3, 4)"),                                     # a rule only in 2025-09
+        ("Other Task", "x", "x"),                                                    # no rule: counted, never right
+    ]
+    return pd.DataFrame({"index": range(len(rows)), "question": [f"q{i}" for i in range(len(rows))],
+                         "task": [r[0] for r in rows], "answers": [r[1] for r in rows], "prediction": [r[2] for r in rows]})
+
+
+def vlmblind_numeric_frame() -> pd.DataFrame:
+    # answers all numbers: pandas reads int64, so the brace tasks never match ('2' != 2)
+    rows = [("Subway Connections", "2", "{2}"), ("Nested Squares", "3", "{3}"), ("Circled Letter", "1", "{1}"),
+            ("Counting Grid - Word Grids", "12", "(1, 2)")]
+    return pd.DataFrame({"index": range(len(rows)), "task": [r[0] for r in rows], "answers": [r[1] for r in rows],
+                         "prediction": [r[2] for r in rows]})
+
+
+def vlmblind_crash_frame() -> pd.DataFrame:
+    # the same, then an Olympic row: `2 in 'I see 2'` raises TypeError
+    frame = vlmblind_numeric_frame()
+    return pd.concat([frame, pd.DataFrame({"index": [9], "task": ["Olympic Counting - Circles"], "answers": ["2"],
+                                           "prediction": ["I see 2"]})], ignore_index=True)
+
+
+def vlmblind(repo: str, out: Path) -> None:
+    stem = "SynthModel_VLMBlind"
+    for commit, sub in (("a3793ee0", "vlmblind_2025-05"), ("caca0bc9", "vlmblind_2025-05b"),
+                        ("9cc14cd0", "vlmblind_2025-09"), (HEAD, "vlmblind_head")):
+        run_any(repo, commit, "VLMBlind", vlmblind_frame(), out / sub, stem, "xlsx")
+    run_any(repo, HEAD, "VLMBlind", vlmblind_frame(), out / "vlmblind_head_tsv", stem, "tsv")
+    run_any(repo, HEAD, "VLMBlind", vlmblind_numeric_frame(), out / "vlmblind_numeric", stem, "xlsx")
+    run_any(repo, HEAD, "VLMBlind", vlmblind_numeric_frame(), out / "vlmblind_numeric_tsv", stem, "tsv")
+    run_any(repo, HEAD, "VLMBlind", vlmblind_crash_frame(), out / "vlmblind_crash", stem, "xlsx")
+
+
+FAMILIES = {"naturalbench": naturalbench, "vlmblind": vlmblind}
 
 if __name__ == "__main__":
     repo, out = sys.argv[1], Path(sys.argv[2])
