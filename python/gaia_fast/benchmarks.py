@@ -1338,6 +1338,17 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2025-05-27", "2025-05"), ("2025-05-28", "2025-05b"), ("2025-09-12", "2025-09"), ("2025-11-27", "2025-11")),
             grading="rules",
         ),
+        Benchmark(
+            "xlrs",
+            "gaia_fast.scorers.vlm.xlrs",
+            datasets=(r"XLRS-Bench-lite",),
+            report="_acc.csv",
+            description="XLRS-Bench-lite: the judge's option letters replayed from the {stem}_{judge}_result.pkl cache (row position -> processed_pred), extract_characters_regex without a judge; set compare with answer; per category/l2-category, macro and micro",
+            # 8d23166a: regex on the raw cell; 08fd70d9: on str(); f8e2bc1a: a judge on every row
+            # when one is set, the cache (named after str(judge) from a9343a1e).
+            variants=(("2025-06-21", "2025-06"), ("2025-06-26", "2025-06b"), ("2026-03-18", "2026-03")),
+            grading="judge",
+        ),
         # --- end branch step1 ---
     )
 }

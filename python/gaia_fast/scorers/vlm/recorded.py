@@ -57,7 +57,7 @@ _log = logging.getLogger(__name__)
 
 _TABLE_EXT = ("xlsx", "tsv", "csv", "json")
 #: The kinds of records :func:`find_records` knows (one per family that replays them).
-KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged")
+KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged", "xlrs")
 #: Stem suffixes of VLMEvalKit's other outputs: never a judge name of ``{stem}_{J}.xlsx``.
 _NOT_JUDGE = re.compile(
     r".*(_|^)(acc|acc_all|score|score_fine|score2|result|auxmatch|tmp|prefetch|supp|fine_grained|metrics|rating|"
@@ -788,6 +788,30 @@ def _find_memlens(path: Path, names: set[str]) -> Records | None:
     return Records(path, "tail_judged", judge, (f,), entries, (), notes)
 
 
+def _find_xlrs(path: Path, names: set[str]) -> Records | None:
+    """XLRS-Bench-lite's cache ``{stem}_{J}_result.pkl``: a dict *row position* ->
+    ``{"pred", "processed_pred"}``. ``J`` is ``str()`` of the judge object (from a9343a1e:
+    ``<...OpenAIWrapper object at 0x..>``, ``None`` without a judge), literally ``{model}``
+    from f8e2bc1a to a9343a1e. A new judge object is a new name, so several may lie beside
+    the file: the newest is used (noted)."""
+    rx = re.compile(rf"{re.escape(path.stem)}_(?P<j>.+)_result\.pkl")
+    by_judge = {m.group("j"): path.parent / n for n in sorted(names) if (m := rx.fullmatch(n))}
+    if not by_judge:
+        return None
+    notes: list[str] = []
+    judge = max(by_judge, key=lambda j: (_newest([by_judge[j]]), j))
+    if len(by_judge) > 1:
+        notes.append(f"caches of several runs beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
+    f = by_judge[judge]
+    got = _pickle_entries(f, notes)
+    if got is None or not any("processed_pred" in r for r in got.values()):
+        if got is not None:
+            notes.append(f"{f.name}: not used: no entry has 'processed_pred'")
+        return Records(path, "xlrs", judge, (), {}, (), notes)
+    notes.append("keyed by row position, not by index")
+    return Records(path, "xlrs", judge, (f,), got, (), notes)
+
+
 def find_records(result_path: str | Path, kind: str | None = None) -> Records | None:
     """The recorded judge outputs beside ``result_path`` (a VLMEvalKit ``{stem}.xlsx``),
     loaded; None when there are none (or none usable: a warning is logged with why).
@@ -817,6 +841,7 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
         "video_mcq": _find_video_mcq,
         "video_mmmu": lambda p, n: _find_video_mcq(p, n, "parsed_pred", "video_mmmu"),
         "tail_judged": _find_tail,
+        "xlrs": _find_xlrs,
     }
     for k in (kind,) if kind else ("mcq", "yorn"):
         found = finders[k](path, names)

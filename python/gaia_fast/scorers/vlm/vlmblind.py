@@ -53,6 +53,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column
+from gaia_fast.scorers.vlm.mcq_reports import numpy_sum
 
 __all__ = ["VARIANTS", "compare_string_with_values", "extract_content_in_braces", "grade", "rule_of"]
 
@@ -186,11 +187,8 @@ def grade(
         if error is None and items:
             values = {str(t): c / total for t, (c, total) in items}
             if variant == "2025-05b":
-                # DataFrame.mean(axis=1) of the one row: a sum in column order over the count
-                s = 0.0
-                for v in values.values():
-                    s += v
-                values["overall"] = s / len(values)
+                # DataFrame.mean(axis=1) of the one row: NumPy's pairwise sum over the count
+                values["overall"] = numpy_sum(list(values.values())) / len(values)
             report = pl.DataFrame([values], schema={k: pl.Float64 for k in values})
     rows = frame.with_columns(
         pl.Series("rule", rules, pl.String),
