@@ -1349,6 +1349,36 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2025-06-21", "2025-06"), ("2025-06-26", "2025-06b"), ("2026-03-18", "2026-03")),
             grading="judge",
         ),
+        Benchmark(
+            "ayavision",
+            "gaia_fast.scorers.vlm.judged_hits",
+            {"benchmark": "ayavision"},
+            datasets=(r"AyaVisionBench",),
+            report="_acc.csv",
+            description="AyaVisionBench: the judge's [[CORRECT]]/[[WRONG]] hit per row replayed from {stem}_{judge}.xlsx / .pkl; report_acc",
+            variants=(("2025-09-02", None),),  # cc937c5c: added; 9cc14cd0 renamed the cache _tmp.pkl (same rule)
+            grading="judge",
+        ),
+        Benchmark(
+            "vlmbias",
+            "gaia_fast.scorers.vlm.judged_hits",
+            {"benchmark": "vlmbias"},
+            datasets=(r"VLMBias",),
+            report="_acc.csv",
+            description="VLMBias: OmniVerifier's brace rule (last {...}, number words, articles), the judge's yes/no for the rest, replayed from {stem}_{judge}.xlsx; report_acc",
+            variants=(("2025-09-05", None),),  # db0c9ae2: added; the same rule at head
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "asclepius",
+            "gaia_fast.scorers.vlm.judged_hits",
+            {"benchmark": "asclepius"},
+            datasets=(r"Asclepius",),
+            report="_score.csv",
+            description="Asclepius: the judge's 0/1 score per answered row replayed from {stem}_{judge}.xlsx / .pkl; Overall = mean * 100, rounded to 2 ({stem}_{judge}_score.csv)",
+            variants=(("2026-02-20", None),),  # 09518248 added it (crashing in _evaluate_single), 18273bac fixed it the same day
+            grading="judge",
+        ),
         # --- end branch step1 ---
     )
 }

@@ -256,7 +256,125 @@ def xlrs(repo: str, out: Path) -> None:
     xlrs_run(repo, HEAD, out / "xlrs_head_judge", XLRSJudge(replies))  # _<... object at 0x..>_result.pkl
 
 
-FAMILIES = {"naturalbench": naturalbench, "vlmblind": vlmblind, "xlrs": xlrs}
+# ---- AyaVisionBench, VLMBias, Asclepius: judge scores recorded beside the result -----------
+class PromptJudge:
+    """A scripted judge: the first key found in the prompt gives the reply."""
+
+    def __init__(self, replies: dict[str, str]):
+        self.replies = replies
+
+    def generate(self, prompt, **kwargs):
+        for key, reply in self.replies.items():
+            if key in prompt:
+                return reply
+        return "no idea"
+
+    def working(self):
+        return True
+
+
+def judged_run(repo: str, commit: str, path: str, cls: str, utils: list[str], frame: pd.DataFrame, out: Path, stem: str,
+               judge: PromptJudge, kw: dict, instance: bool) -> None:
+    import ast
+    import json
+    import re
+
+    out.mkdir(parents=True, exist_ok=True)
+    ns = _tail.make_ns(repo, commit)
+    ns.update(re=re, DEBUG_MESSAGE="", build_judge=lambda **k: judge)
+    for u in utils:
+        _tail.run_source(_tail.git_show(repo, commit, u), ns)
+    ns["build_judge"] = lambda **k: judge  # over the utils' own import
+    tree = ast.parse(_tail.git_show(repo, commit, path))
+    klass = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
+    klass.bases = []
+    for fn in klass.body:
+        if isinstance(fn, ast.FunctionDef):
+            fn.body = [x for x in fn.body if not (isinstance(x, ast.ImportFrom) and (x.level or (x.module or "").startswith("vlmeval")))] or [ast.Pass()]
+    exec(compile(ast.unparse(klass), f"<{cls}>", "exec"), ns)  # noqa: S102 - VLMEvalKit's own code, on purpose
+    eval_file = out / f"{stem}.xlsx"
+    frame.to_excel(eval_file, index=False)
+    ev = ns[cls].__new__(ns[cls]).evaluate if instance else ns[cls].evaluate
+    try:
+        result = ev(str(eval_file), **kw)
+        result = result.to_dict(orient="list") if isinstance(result, pd.DataFrame) else result
+    except Exception as e:  # noqa: BLE001 - recorded
+        result = {"__error__": type(e).__name__, "message": str(e)}
+    # not {stem}_*.json: the record finders would take it for a judge's file
+    (out / "returned.json").write_text(json.dumps(result, indent=1, default=str))
+
+
+def aya_frame() -> pd.DataFrame:
+    rows = [
+        # (category, answer, prediction, judge reply)
+        ("eng_Latn", "cat", "a cat", "[[CORRECT]]"),
+        ("eng_Latn", "two", "2", "[[CORRECT]]"),
+        ("eng_Latn", "red", "blue", "[[WRONG]]"),
+        ("fra_Latn", "chien", "chien", "Verdict: [[CORRECT]] I think"),
+        ("fra_Latn", "rouge", "vert", "I am not sure"),                    # five unreadable replies: hit 0
+        ("deu_Latn", "Hund", "Hund", "Failed to obtain answer via API."),  # FAIL_MSG five times: hit 0
+        ("deu_Latn", "drei", "drei", "[[WRONG]] [[CORRECT]]"),             # CORRECT is checked first
+    ]
+    return pd.DataFrame({"index": range(len(rows)), "question": [f"q{i}" for i in range(len(rows))],
+                         "answer": [r[1] for r in rows], "category": [r[0] for r in rows],
+                         "prediction": [r[2] for r in rows]}), {f"Predicted Answer: {r[2]}\n": r[3] for r in rows}
+
+
+def vlmbias_frame() -> pd.DataFrame:
+    rows = [
+        # (answer, prediction, judge reply): the brace rule first, the judge for the rest
+        ("3", "The count is {3}.", "no"),                 # rule: '3' == '3'
+        ("3", "{4} or rather {3}", "no"),                 # the last brace (self.match = -1)
+        ("Two", "{two}", "no"),                           # lower + number word: '2' == '2'
+        ("The cat", "{a cat}", "yes"),                    # articles dropped: 'cat' == 'cat'
+        ("5", "five or so", "yes"),                       # rule fails: 'five or so' vs '5'; the judge says yes
+        ("5", "{6}", "No, it is wrong"),                  # the judge says no
+        ("Yes", "{yes}", "no"),
+        ("7", "about {7 }", "Unknown"),                   # '7 ' split/joined -> '7': rule
+        ("8", "nothing", "maybe"),                        # three replies YOrN reads as neither: False, Judge Failed
+    ]
+    return pd.DataFrame({"index": range(len(rows)), "question": [f"q{i}" for i in range(len(rows))],
+                         "answer": [r[0] for r in rows], "category": ["count"] * 4 + ["color"] * 5,
+                         "prediction": [r[1] for r in rows]}), {}
+
+
+def asclepius_frame() -> pd.DataFrame:
+    rows = [
+        # (answer, prediction, judge reply)
+        ("pneumonia", "pneumonia", "1"),
+        ("fracture", "no fracture", "0"),
+        ("normal", "normal study", "Score: 1"),
+        (None, "anything", "1"),                 # no answer: not judged, not counted
+        ("effusion", "effusion", "10"),           # no whole 0/1: 0
+        ("mass", "mass", " 1 "),
+        ("edema", None, "0 or 1"),               # the first whole digit: 0
+        ("opacity", "opacity", "1"),             # 4 of 7: 57.142857... rounded to 57.14
+    ]
+    return pd.DataFrame({"index": [101 + i for i in range(len(rows))], "question": [f"q{i}" for i in range(len(rows))],
+                         "answer": [r[0] for r in rows], "prediction": [r[1] for r in rows]}), \
+        {f"Response: {'' if r[1] is None else r[1]}\nYour mark": r[2] for r in rows}
+
+
+def judged_sets(repo: str, out: Path) -> None:
+    frame, replies = aya_frame()
+    for commit, sub in (("cc937c5c", "aya_2025-09"), (HEAD, "aya_head")):
+        judged_run(repo, commit, "vlmeval/dataset/image_vqa.py", "AyaVisionBench", ["vlmeval/dataset/utils/ayavision.py"],
+                   frame, out / sub, "SynthModel_AyaVisionBench", PromptJudge(replies), {"model": "gpt-4o-mini", "nproc": 1}, True)
+    frame, _ = vlmbias_frame()
+    # the judge sees the processed prediction ('five' -> '5')
+    vb_replies = {f"[Begin Response]{p}[End Response]": r for p, r in
+                  (("5 or so", "yes"), ("6", "No, it is wrong"), ("nothing", "maybe"))}
+    for commit, sub in (("db0c9ae2", "vlmbias_2025-09"), (HEAD, "vlmbias_head")):
+        judged_run(repo, commit, "vlmeval/dataset/vlmbias.py", "VLMBias",
+                   ["vlmeval/dataset/utils/omni_verifier.py", "vlmeval/dataset/vlmbias.py"],
+                   frame, out / sub, "SynthModel_VLMBias", PromptJudge(vb_replies), {"model": "gpt-4o", "nproc": 1}, True)
+    frame, replies = asclepius_frame()
+    for commit, sub in ((HEAD, "asclepius_head"),):  # 09518248 (its first day) crashed in _evaluate_single
+        judged_run(repo, commit, "vlmeval/dataset/asclepius.py", "Asclepius", [], frame, out / sub, "SynthModel_Asclepius",
+                   PromptJudge(replies), {"model": "gpt-4o-mini", "nproc": 1}, False)
+
+
+FAMILIES = {"naturalbench": naturalbench, "vlmblind": vlmblind, "xlrs": xlrs, "judged_sets": judged_sets}
 
 if __name__ == "__main__":
     repo, out = sys.argv[1], Path(sys.argv[2])
