@@ -1379,6 +1379,26 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-02-20", None),),  # 09518248 added it (crashing in _evaluate_single), 18273bac fixed it the same day
             grading="judge",
         ),
+        Benchmark(
+            "siuo_mcq",
+            "gaia_fast.scorers.vlm.option_letter",
+            {"benchmark": "siuo_mcq"},
+            datasets=(r"SIUO_MCQ",),
+            report="_score.csv",
+            description="SIUO_MCQ: _extract_option (last boxed letter, (X), whole-word A-G) == answer; Overall and per category, percent rounded to 2",
+            variants=(("2026-03-23", None),),  # 6e7e372d: added; the same rule at head
+            grading="rules",
+        ),
+        Benchmark(
+            "m3oralbench",
+            "gaia_fast.scorers.vlm.option_letter",
+            {"benchmark": "m3oralbench"},
+            datasets=(r"M3oralBench",),
+            report="_score.csv",
+            description="M3oralBench: _extract_option == answer; Overall, task_{task_type} and foundation_{category}, percent rounded to 2",
+            variants=(("2026-03-23", None),),  # 6e7e372d: added; the same rule at head
+            grading="rules",
+        ),
         # --- end branch step1 ---
     )
 }

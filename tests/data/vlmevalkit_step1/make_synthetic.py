@@ -374,7 +374,43 @@ def judged_sets(repo: str, out: Path) -> None:
                    PromptJudge(replies), {"model": "gpt-4o-mini", "nproc": 1}, False)
 
 
-FAMILIES = {"naturalbench": naturalbench, "vlmblind": vlmblind, "xlrs": xlrs, "judged_sets": judged_sets}
+# ---- SIUO_MCQ, M3oralBench: one option letter by regex ---------------------------------------
+LETTER_ROWS = [
+    # (answer, prediction)
+    ("A", "A"),
+    ("b", "The answer is B."),                 # answer upper-cased
+    (" C ", "\\boxed{ C } but maybe (D)"),        # boxed first; answer stripped
+    ("D", "(A) no, (D)"),                      # the last (X)
+    ("E", "e"),                                # upper-cased: a whole-word E
+    ("F", "I pick F or G"),                    # the last whole-word A-G: G
+    ("A", None),                               # NaN: 'nan' -> 'NAN': no letter
+    ("B", "ABC"),                              # no whole word
+    ("C", "(H)"),                              # (X) takes any capital: H
+    ("G", "Option g."),
+    ("A", "\\boxed{a}"),                       # boxed needs a capital; then whole-word 'A' of the upper text
+]
+
+
+def letter_frame(bench: str) -> pd.DataFrame:
+    n = len(LETTER_ROWS)
+    frame = pd.DataFrame({"index": range(n), "question": [f"q{i}" for i in range(n)],
+                          "answer": [r[0] for r in LETTER_ROWS], "prediction": [r[1] for r in LETTER_ROWS]})
+    if bench == "siuo":
+        frame["category"] = ["privacy", "self-harm", "privacy"] * 3 + ["illegal", "self-harm"]
+    else:
+        frame["task_type"] = ["judge", "classify", "respond"] * 3 + ["judge", "judge"]
+        frame["category"] = ([1, 2, 3, 4, 5, 6] * 2)[:n]  # numbers: foundation_1 ...
+    return frame
+
+
+def letters(repo: str, out: Path) -> None:
+    run(repo, HEAD, "vlmeval/dataset/siuo_mcq.py", "SIUOMCQDataset", ["vlmeval/dataset/siuo_mcq.py"], letter_frame("siuo"), out / "siuo_mcq",
+        "SynthModel_SIUO_MCQ", whole_class=True, meta=letter_frame("siuo"))
+    run(repo, HEAD, "vlmeval/dataset/m3oralbench.py", "M3oralBenchDataset", ["vlmeval/dataset/m3oralbench.py"], letter_frame("m3"), out / "m3oralbench",
+        "SynthModel_M3oralBench", whole_class=True, meta=letter_frame("m3"))
+
+
+FAMILIES = {"naturalbench": naturalbench, "vlmblind": vlmblind, "xlrs": xlrs, "judged_sets": judged_sets, "letters": letters}
 
 if __name__ == "__main__":
     repo, out = sys.argv[1], Path(sys.argv[2])
