@@ -1399,6 +1399,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-03-23", None),),  # 6e7e372d: added; the same rule at head
             grading="rules",
         ),
+        Benchmark(
+            "omnimat_cal",
+            "gaia_fast.scorers.vlm.omnimat_cal",
+            datasets=(r"OmniMat_CAL",),
+            report="_acc.csv",
+            description="OmniMat_CAL: answer slots as 50-digit decimals, exact after quantizing to the answer's places and within rel_tol 0.1, else clean_text equal; per category_id and Overall",
+            variants=(("2026-06-15", None),),  # ff91eba7: added; the same rule at head
+            grading="rules",
+        ),
         # --- end branch step1 ---
     )
 }
