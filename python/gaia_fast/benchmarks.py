@@ -1408,6 +1408,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-06-15", None),),  # ff91eba7: added; the same rule at head
             grading="rules",
         ),
+        Benchmark(
+            "reasonmap_plus",
+            "gaia_fast.scorers.vlm.reasonmap_plus",
+            datasets=(r"ReasonMap-Plus",),
+            report="_metrics.tsv",
+            description="ReasonMap-Plus: normalize_prediction per type (boxed, answer phrases, yes/no, A-D, first integer), accuracy and difficulty-weighted accuracy, overall and per type",
+            variants=(("2025-10-27", None),),  # 181cd9b0: added; the same rule at head
+            grading="rules",
+        ),
         # --- end branch step1 ---
     )
 }

@@ -453,8 +453,35 @@ def omnimat_cal(repo: str, out: Path) -> None:
     (where / "returned.json").write_text(_json.dumps(result.to_dict(orient="list"), indent=1, default=str))
 
 
+# ---- ReasonMap-Plus ---------------------------------------------------------------------------
+RMP_ROWS = [
+    # (type, difficulty_city, answer, prediction)
+    ("TorF1", "easy", 1, "Yes"),
+    ("TorF1", "hard", 0, "The answer is: no. Because..."),     # after the phrase, up to '. '
+    ("TorF2", "middle", 1, "\\boxed{\\text{True}}"),            # boxed \text: 'True' -> yes
+    ("TorF2", "easy", 1, "maybe"),
+    ("Counting1", "hard", 2, "I choose (c)"),                     # whole-word c -> C -> 2
+    ("Counting1", "middle", 0, "\\boxed{B}"),
+    ("Counting2", "easy", 5, "There are 5 stops"),
+    ("Counting2", "hard", 3, "three"),                           # no integer: int('three') fails -> wrong
+    ("Counting3", "middle", 12, "Final answer: 12."),
+    ("Counting3", "easy", 4, None),                              # 'nan'
+    ("Other", "hard", "Line 2", "  line 2 "),                    # stripped, lower-cased text
+    ("Other", "easy", "Line 3", "Line 4"),
+]
+
+
+def reasonmap_plus(repo: str, out: Path) -> None:
+    n = len(RMP_ROWS)
+    frame = pd.DataFrame({"index": range(n), "question": [f"q{i}" for i in range(n)],
+                          "type": [r[0] for r in RMP_ROWS], "difficulty_city": [r[1] for r in RMP_ROWS],
+                          "answer": [r[2] for r in RMP_ROWS], "prediction": [r[3] for r in RMP_ROWS]})
+    run(repo, HEAD, "vlmeval/dataset/reasonmap_plus.py", "ReasonMap_Plus", ["vlmeval/dataset/reasonmap_plus.py"], frame,
+        out / "reasonmap_plus", "SynthModel_ReasonMap-Plus", whole_class=True, meta=frame)
+
+
 FAMILIES = {"naturalbench": naturalbench, "vlmblind": vlmblind, "xlrs": xlrs, "judged_sets": judged_sets, "letters": letters,
-            "omnimat_cal": omnimat_cal}
+            "omnimat_cal": omnimat_cal, "reasonmap_plus": reasonmap_plus}
 
 if __name__ == "__main__":
     repo, out = sys.argv[1], Path(sys.argv[2])
