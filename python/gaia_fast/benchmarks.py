@@ -1417,6 +1417,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2025-10-27", None),),  # 181cd9b0: added; the same rule at head
             grading="rules",
         ),
+        Benchmark(
+            "vlmsarebiased",
+            "gaia_fast.scorers.vlm.vlmsarebiased",
+            datasets=(r"vlms_are_biased_main",),
+            report="_metrics.json",
+            description="VLMs Are Biased: braces-stripped exact match, else digits only, against ground_truth and expected_bias; accuracy and bias ratio, overall, macro and per topic",
+            variants=(("2026-02-03", None),),  # 6410ee64: added; the same rule at head
+            grading="rules",
+        ),
         # --- end branch step1 ---
     )
 }

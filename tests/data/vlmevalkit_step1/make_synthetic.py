@@ -480,8 +480,31 @@ def reasonmap_plus(repo: str, out: Path) -> None:
         out / "reasonmap_plus", "SynthModel_ReasonMap-Plus", whole_class=True, meta=frame)
 
 
+# ---- vlms_are_biased_main ----------------------------------------------------------------------
+VAB_ROWS = [
+    # (topic, ground_truth, expected_bias, prediction)
+    ("Animals", "{3}", "{4}", "{3}"),                    # braces stripped: right
+    ("Animals", "{3}", "{4}", "4"),                      # biased
+    ("Animals", "3", "4", "There are 3 legs"),           # digits: '3' == '3'
+    ("Logos", "{5}", "{4}", "I count 45"),               # digits '45': neither
+    ("Logos", "Yes", "No", " no "),                      # biased (lower, strip)
+    ("Flags", "{12}", "{13}", None),                     # 'nan': neither
+    ("Flags", "{2}", "{2}", "{2}"),                      # right and biased
+    ("Chess", "{32}", "{31}", "{3} and {2}"),            # strip('{}') ends only; digits '32': right
+]
+
+
+def vlms_are_biased(repo: str, out: Path) -> None:
+    n = len(VAB_ROWS)
+    frame = pd.DataFrame({"index": range(n), "question": [f"q{i}" for i in range(n)], "topic": [r[0] for r in VAB_ROWS],
+                          "ground_truth": [r[1] for r in VAB_ROWS], "expected_bias": [r[2] for r in VAB_ROWS],
+                          "prediction": [r[3] for r in VAB_ROWS]})
+    run(repo, HEAD, "vlmeval/dataset/image_vqa.py", "VLMsAreBiased", ["vlmeval/dataset/utils/vlmsarebiased.py"], frame,
+        out / "vlms_are_biased", "SynthModel_vlms_are_biased_main", whole_class=True)
+
+
 FAMILIES = {"naturalbench": naturalbench, "vlmblind": vlmblind, "xlrs": xlrs, "judged_sets": judged_sets, "letters": letters,
-            "omnimat_cal": omnimat_cal, "reasonmap_plus": reasonmap_plus}
+            "omnimat_cal": omnimat_cal, "reasonmap_plus": reasonmap_plus, "vlms_are_biased": vlms_are_biased}
 
 if __name__ == "__main__":
     repo, out = sys.argv[1], Path(sys.argv[2])
