@@ -1426,6 +1426,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-02-03", None),),  # 6410ee64: added; the same rule at head
             grading="rules",
         ),
+        Benchmark(
+            "mmoral_opg_closed",
+            "gaia_fast.scorers.vlm.mmoral_opg_closed",
+            datasets=(r"MMOral_OPG_CLOSED",),
+            report="_acc.csv",
+            description="MMOral_OPG_CLOSED: get_single_choice_prediction ((X), bare letter, option text; first position); accuracy per main category (a row whose unseeded random fallback fires makes the report unreproducible)",
+            variants=(("2026-03-27", None),),  # a3656d48: added; the same rule at head
+            grading="rules",
+        ),
         # --- end branch step1 ---
     )
 }

@@ -503,8 +503,34 @@ def vlms_are_biased(repo: str, out: Path) -> None:
         out / "vlms_are_biased", "SynthModel_vlms_are_biased_main", whole_class=True)
 
 
+# ---- MMOral_OPG_CLOSED ----------------------------------------------------------------------
+MMORAL_ROWS = [
+    # (category, answer, prediction); options: caries, implant, 28, cyst
+    ("Teeth", "A", "(A)"),
+    ("Teeth,Patho", "B", "The answer is B."),             # ' B.' after the strip and padding
+    ("Patho", "C", "C"),
+    ("HisT", "D", "I think cyst"),                         # option text
+    ("Jaw", "A", "B, or maybe A"),                         # ' B,' and ' A ' ... ' A ' found first? no: B at 1
+    ("SumRec", "C", "28 teeth"),                           # option text '28'
+    ("Teeth,Jaw", "B", "(C) or (B)"),                      # both in parentheses: the first position wins
+    ("Other", "A", "'A'"),                                 # quotes stripped: ' A '
+    ("HisTeeth", "D", "D."),                               # 'HisT' and 'Teeth' both substrings
+]
+
+
+def mmoral(repo: str, out: Path) -> None:
+    n = len(MMORAL_ROWS)
+    frame = pd.DataFrame({"index": range(n), "question": [f"q{i}" for i in range(n)],
+                          "option1": ["caries"] * n, "option2": ["implant"] * n, "option3": [28] * n, "option4": ["cyst"] * n,
+                          "answer": [r[1] for r in MMORAL_ROWS], "category": [r[0] for r in MMORAL_ROWS],
+                          "prediction": [r[2] for r in MMORAL_ROWS]})
+    run(repo, HEAD, "vlmeval/dataset/mmoral_opg_closed.py", "MMOral_OPG_CLOSED", ["vlmeval/dataset/utils/mmoral_opg.py"], frame,
+        out / "mmoral_opg_closed", "SynthModel_MMOral_OPG_CLOSED", whole_class=True)
+
+
 FAMILIES = {"naturalbench": naturalbench, "vlmblind": vlmblind, "xlrs": xlrs, "judged_sets": judged_sets, "letters": letters,
-            "omnimat_cal": omnimat_cal, "reasonmap_plus": reasonmap_plus, "vlms_are_biased": vlms_are_biased}
+            "omnimat_cal": omnimat_cal, "reasonmap_plus": reasonmap_plus, "vlms_are_biased": vlms_are_biased,
+            "mmoral": mmoral}
 
 if __name__ == "__main__":
     repo, out = sys.argv[1], Path(sys.argv[2])
