@@ -1435,6 +1435,17 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-03-27", None),),  # a3656d48: added; the same rule at head
             grading="rules",
         ),
+        Benchmark(
+            "vlm2bench",
+            "gaia_fast.scorers.vlm.vlm2bench",
+            datasets=(r"VLM2Bench",),
+            report="_score.csv",
+            description="VLM2Bench: true/false pairs by index, counting score with the image count, grouping letters; one score per category",
+            # 9e86c826: added (image count len(record['image']): 2 for a result file);
+            # 09874c7a: image_seq_len / image_path.
+            variants=(("2025-03-01", "2025-03"), ("2026-08-03", "2026-08")),
+            grading="rules",
+        ),
         # --- end branch step1 ---
     )
 }

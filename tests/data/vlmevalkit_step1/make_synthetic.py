@@ -528,9 +528,50 @@ def mmoral(repo: str, out: Path) -> None:
         out / "mmoral_opg_closed", "SynthModel_MMOral_OPG_CLOSED", whole_class=True)
 
 
+# ---- VLM2Bench -------------------------------------------------------------------------------
+V2_ROWS = [
+    # (index, category, answer, prediction, image_path)
+    ("gc-mat_1_p", "gc-mat", "T", "True", None),
+    ("gc-mat_1_n", "gc-mat", "F", "f", None),              # pair right
+    ("gc-mat_2_p", "gc-mat", "T", "T, or F", None),        # two answers: wrong, the pair stops
+    ("gc-mat_2_n", "gc-mat", "F", "F", None),
+    ("gc-mat_3_p", "gc-mat", "T", "true", None),           # a group of one: counted, never right
+    ("pc-cpr_1_p", "pc-cpr", "F", "false.", None),
+    ("pc-cpr_1_n", "pc-cpr", "T", "It is true", None),
+    ("oc-cnt_1", "oc-cnt", "3", "3", "['a.jpg', 'b.jpg', 'c.jpg', 'd.jpg']"),
+    ("oc-cnt_2", "oc-cnt", "2", "I see 3 people", "['a.jpg', 'b.jpg', 'c.jpg', 'd.jpg']"),   # L = 4 at head, 2 before
+    ("oc-cnt_3", "oc-cnt", "4", "twenty one", "['a.jpg', 'b.jpg', 'c.jpg', 'd.jpg', 'e.jpg']"),  # words: 21
+    ("oc-cnt_4", "oc-cnt", "5", "5 or 6", "['a.jpg']"),     # two numbers: 0
+    ("oc-cnt_5", "oc-cnt", "x", "1", None),                 # int('x') fails: skipped
+    ("pc-cnt_1", "pc-cnt", "2", "one hundred and two", None),  # 'and' -> ' ': 102
+    ("oc-grp_1", "oc-grp", "(B) the second", "(B)", None),
+    ("oc-grp_2", "oc-grp", "(A)", "(A) and (C)", None),     # two options: wrong
+    ("pc-grp_1", "pc-grp", "(C)", "C) third", None),         # text before ')' : 'C' vs '(C'
+    ("xx-new_1", "xx-new", "A", "A", None),                  # no rule: empty cell
+]
+
+
+def vlm2bench(repo: str, out: Path) -> None:
+    n = len(V2_ROWS)
+    frame = pd.DataFrame({"index": [r[0] for r in V2_ROWS], "question": [f"q{i}" for i in range(n)],
+                          "category": [r[1] for r in V2_ROWS], "answer": [r[2] for r in V2_ROWS],
+                          "prediction": [r[3] for r in V2_ROWS], "image_path": [r[4] for r in V2_ROWS]})
+    for commit, sub in (("9e86c826", "vlm2bench_2025-03"), (HEAD, "vlm2bench_head")):
+        where = out / sub
+        where.mkdir(parents=True, exist_ok=True)
+        ns = _tail.make_ns(repo, commit)
+        _tail.run_source(_tail.git_show(repo, commit, "vlmeval/smp/misc.py"), ns, only={"toliststr"})
+        _tail.run_source(_tail.git_show(repo, commit, "vlmeval/dataset/utils/vlm2bench.py"), ns)
+        _tail.run_source(_tail.git_show(repo, commit, "vlmeval/dataset/vlm2bench.py"), ns)
+        ev = _tail.class_evaluate(repo, commit, "vlmeval/dataset/vlm2bench.py", "VLM2Bench", ns)
+        eval_file = where / "SynthModel_VLM2Bench.xlsx"
+        frame.to_excel(eval_file, index=False)
+        ev(str(eval_file))
+
+
 FAMILIES = {"naturalbench": naturalbench, "vlmblind": vlmblind, "xlrs": xlrs, "judged_sets": judged_sets, "letters": letters,
             "omnimat_cal": omnimat_cal, "reasonmap_plus": reasonmap_plus, "vlms_are_biased": vlms_are_biased,
-            "mmoral": mmoral}
+            "mmoral": mmoral, "vlm2bench": vlm2bench}
 
 if __name__ == "__main__":
     repo, out = sys.argv[1], Path(sys.argv[2])
