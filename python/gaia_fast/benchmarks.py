@@ -1356,7 +1356,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"AyaVisionBench",),
             report="_acc.csv",
             description="AyaVisionBench: the judge's [[CORRECT]]/[[WRONG]] hit per row replayed from {stem}_{judge}.xlsx / .pkl; report_acc",
-            variants=(("2025-09-02", None),),  # cc937c5c: added; 9cc14cd0 renamed the cache _tmp.pkl (same rule)
+            variants=(("2025-09-02", "classic"),),  # cc937c5c: added; 9cc14cd0 renamed the cache _tmp.pkl (same rule)
             grading="judge",
         ),
         Benchmark(
@@ -1366,7 +1366,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"VLMBias",),
             report="_acc.csv",
             description="VLMBias: OmniVerifier's brace rule (last {...}, number words, articles), the judge's yes/no for the rest, replayed from {stem}_{judge}.xlsx; report_acc",
-            variants=(("2025-09-05", None),),  # db0c9ae2: added; the same rule at head
+            variants=(("2025-09-05", "classic"),),  # db0c9ae2: added; the same rule at head
             grading="rules+judge-fallback",
         ),
         Benchmark(
@@ -1376,7 +1376,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"Asclepius",),
             report="_score.csv",
             description="Asclepius: the judge's 0/1 score per answered row replayed from {stem}_{judge}.xlsx / .pkl; Overall = mean * 100, rounded to 2 ({stem}_{judge}_score.csv)",
-            variants=(("2026-02-20", None),),  # 09518248 added it (crashing in _evaluate_single), 18273bac fixed it the same day
+            variants=(("2026-02-20", "classic"),),  # 09518248 added it (crashing in _evaluate_single), 18273bac fixed it the same day
             grading="judge",
         ),
         Benchmark(
@@ -1386,7 +1386,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"SIUO_MCQ",),
             report="_score.csv",
             description="SIUO_MCQ: _extract_option (last boxed letter, (X), whole-word A-G) == answer; Overall and per category, percent rounded to 2",
-            variants=(("2026-03-23", None),),  # 6e7e372d: added; the same rule at head
+            variants=(("2026-03-23", "classic"),),  # 6e7e372d: added; the same rule at head
             grading="rules",
         ),
         Benchmark(
@@ -1396,7 +1396,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"M3oralBench",),
             report="_score.csv",
             description="M3oralBench: _extract_option == answer; Overall, task_{task_type} and foundation_{category}, percent rounded to 2",
-            variants=(("2026-03-23", None),),  # 6e7e372d: added; the same rule at head
+            variants=(("2026-03-23", "classic"),),  # 6e7e372d: added; the same rule at head
             grading="rules",
         ),
         Benchmark(
@@ -1405,7 +1405,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"OmniMat_CAL",),
             report="_acc.csv",
             description="OmniMat_CAL: answer slots as 50-digit decimals, exact after quantizing to the answer's places and within rel_tol 0.1, else clean_text equal; per category_id and Overall",
-            variants=(("2026-06-15", None),),  # ff91eba7: added; the same rule at head
+            variants=(("2026-06-15", "classic"),),  # ff91eba7: added; the same rule at head
             grading="rules",
         ),
         Benchmark(
@@ -1414,7 +1414,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"ReasonMap-Plus",),
             report="_metrics.tsv",
             description="ReasonMap-Plus: normalize_prediction per type (boxed, answer phrases, yes/no, A-D, first integer), accuracy and difficulty-weighted accuracy, overall and per type",
-            variants=(("2025-10-27", None),),  # 181cd9b0: added; the same rule at head
+            variants=(("2025-10-27", "classic"),),  # 181cd9b0: added; the same rule at head
             grading="rules",
         ),
         Benchmark(
@@ -1423,7 +1423,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"vlms_are_biased_main",),
             report="_metrics.json",
             description="VLMs Are Biased: braces-stripped exact match, else digits only, against ground_truth and expected_bias; accuracy and bias ratio, overall, macro and per topic",
-            variants=(("2026-02-03", None),),  # 6410ee64: added; the same rule at head
+            variants=(("2026-02-03", "classic"),),  # 6410ee64: added; the same rule at head
             grading="rules",
         ),
         Benchmark(
@@ -1432,7 +1432,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             datasets=(r"MMOral_OPG_CLOSED",),
             report="_acc.csv",
             description="MMOral_OPG_CLOSED: get_single_choice_prediction ((X), bare letter, option text; first position); accuracy per main category (a row whose unseeded random fallback fires makes the report unreproducible)",
-            variants=(("2026-03-27", None),),  # a3656d48: added; the same rule at head
+            variants=(("2026-03-27", "classic"),),  # a3656d48: added; the same rule at head
             grading="rules",
         ),
         Benchmark(

@@ -45,7 +45,10 @@ from gaia_fast.scorers.vlm.mcq import _column_map, _report_acc
 from gaia_fast.scorers.vlm.recorded import Records
 from gaia_fast.scorers.vlm.vqa_tables import CONTRACTIONS
 
-__all__ = ["BENCHMARKS", "grade", "omni_rule"]
+__all__ = ["BENCHMARKS", "VARIANTS", "grade", "omni_rule"]
+
+#: One rule since it was added (``--as-of`` picks ``classic``).
+VARIANTS = ("classic",)
 
 BENCHMARKS = ("ayavision", "vlmbias", "asclepius")
 
@@ -122,7 +125,7 @@ def grade(
     who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
     indexes = pandas_str(frame["index"]).to_list()
     preds, answers = pandas_str(frame["prediction"]).to_list(), pandas_str(frame["answer"]).to_list()
-    answer_kind, answer_cells = pandas_column(frame["answer"])
+    _, answer_cells = pandas_column(frame["answer"])
     missing_answer = [v is None or (isinstance(v, float) and math.isnan(v)) for v in answer_cells.to_list()]
     scores: list[float | None] = [None] * n
     status = ["needs_judge"] * n

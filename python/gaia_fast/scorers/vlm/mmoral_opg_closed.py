@@ -31,7 +31,10 @@ from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column, pandas_str
 
-__all__ = ["MAIN_CATEGORIES", "grade", "single_choice"]
+__all__ = ["MAIN_CATEGORIES", "VARIANTS", "grade", "single_choice"]
+
+#: One rule since it was added (``--as-of`` picks ``classic``).
+VARIANTS = ("classic",)
 
 MAIN_CATEGORIES = ("Teeth", "Patho", "HisT", "Jaw", "SumRec")
 _CHOICES = ("A", "B", "C", "D")

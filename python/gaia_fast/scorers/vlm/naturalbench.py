@@ -32,6 +32,7 @@ of them upstream put first is not known.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -88,7 +89,7 @@ def _sort_order(frame: pl.DataFrame) -> tuple[list[int], str | None]:
     if kind == "object":
         keys = [(v is None, "" if v is None else v) for v in values]  # NaN last
     elif kind == "float":
-        keys = [(v != v, 0.0 if v != v else v) for v in values]
+        keys = [(math.isnan(v), 0.0 if math.isnan(v) else v) for v in values]
     else:
         keys = [(False, v) for v in values]
     order = sorted(range(len(values)), key=lambda i: keys[i])

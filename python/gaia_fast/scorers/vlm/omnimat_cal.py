@@ -36,7 +36,10 @@ from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column
 
-__all__ = ["clean_text", "grade", "parse_prediction", "score_slots", "to_decimal"]
+__all__ = ["VARIANTS", "clean_text", "grade", "parse_prediction", "score_slots", "to_decimal"]
+
+#: One rule since it was added (``--as-of`` picks ``classic``).
+VARIANTS = ("classic",)
 
 PREC = 50  # omnimat.py: getcontext().prec = 50 at import
 REPORT_COLUMNS = (
@@ -157,7 +160,7 @@ def parse_prediction(text: str) -> list[str]:
         return [boxed.group(1).strip()]
     try:
         return _flatten(json.loads(text))
-    except Exception:  # noqa: BLE001 - upstream's bare fallback
+    except Exception:  # noqa: BLE001, S110 - upstream's bare fallback: not JSON, try the next form
         pass
     answer = re.search(r"<answer>(.*?)</answer>", text, re.DOTALL)
     if answer:
@@ -195,8 +198,7 @@ def _format_id(value: Any, width: int) -> str:
     if _missing(value):
         return ""
     text = str(value).strip()
-    if text.endswith(".0"):
-        text = text[:-2]
+    text = text.removesuffix(".0")
     return text.zfill(width) if text.isdigit() else text
 
 

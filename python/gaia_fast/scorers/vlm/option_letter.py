@@ -30,7 +30,10 @@ from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column, pandas_str
 
-__all__ = ["BENCHMARKS", "extract_option", "grade"]
+__all__ = ["BENCHMARKS", "VARIANTS", "extract_option", "grade"]
+
+#: One rule since it was added (``--as-of`` picks ``classic``).
+VARIANTS = ("classic",)
 
 BENCHMARKS = ("siuo_mcq", "m3oralbench")
 _GROUPS = {"siuo_mcq": (("category", "{}"),), "m3oralbench": (("task_type", "task_{}"), ("category", "foundation_{}"))}

@@ -35,7 +35,10 @@ from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column
 
-__all__ = ["WEIGHTS", "grade", "is_right", "normalize_prediction"]
+__all__ = ["VARIANTS", "WEIGHTS", "grade", "is_right", "normalize_prediction"]
+
+#: One rule since it was added (``--as-of`` picks ``classic``).
+VARIANTS = ("classic",)
 
 WEIGHTS = {"easy": 1.0, "middle": 1.5, "hard": 2.0}
 _BOXED = re.compile(r"(?:\\boxed|boxed)\{([^}]*)\}", re.IGNORECASE)

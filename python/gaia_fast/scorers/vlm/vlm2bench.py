@@ -148,7 +148,7 @@ def _seq_len(rec: dict[str, Any], variant: str) -> int:
         if isinstance(v, str) and len(v) > 1 and v[0] == "[" and v[-1] == "]":
             try:  # toliststr's eval of a list literal
                 count = len(ast.literal_eval(v))
-            except Exception:  # noqa: BLE001 - eval of something else: not reproduced, counted as unreadable
+            except Exception:  # noqa: BLE001, S112 - toliststr's eval failing: upstream skips the field
                 continue
         elif isinstance(v, str):
             count = 1
@@ -196,7 +196,7 @@ def _cnt(recs: list[tuple[int, dict[str, Any]]], scores: list[float | None], var
     for i, rec in recs:
         try:
             gt = int(rec.get("answer", None))  # type: ignore[arg-type]
-        except Exception:  # noqa: BLE001 - upstream: no integer answer, row skipped
+        except Exception:  # noqa: BLE001, S112 - upstream: no integer answer, the row is skipped
             continue
         count += 1
         s = cnt_score(parse_count(str(rec.get("prediction", "")).strip()), gt, _seq_len(rec, variant))

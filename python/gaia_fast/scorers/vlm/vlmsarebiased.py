@@ -29,7 +29,10 @@ from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column, pandas_str
 
-__all__ = ["grade", "judge_row"]
+__all__ = ["VARIANTS", "grade", "judge_row"]
+
+#: One rule since it was added (``--as-of`` picks ``classic``).
+VARIANTS = ("classic",)
 
 
 def _norm(text: str) -> str:
