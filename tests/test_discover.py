@@ -235,9 +235,9 @@ def test_unknown_multiple_choice_table_is_graded_by_shape(tmp_path):
     assert by[("NoQuestion",)].benchmark is None and "not the multiple-choice shape" in by[("NoQuestion",)].reason
     assert (by[("CsvShape",)].benchmark, by[("CsvShape",)].by_shape) == ("mcq", True)
     # a dataset VLMEvalKit grades with its own evaluate is not graded by shape, whatever its columns
-    build_tree._mcq_frame().write_excel(m / "m_VLMBlind.xlsx")
-    job = _by(discover.expand([m]), "dataset")[("VLMBlind",)]
-    assert job.benchmark is None and "VLMBlind.evaluate" in job.reason
+    build_tree._mcq_frame().write_excel(m / "m_CMMMU_VAL.xlsx")
+    job = _by(discover.expand([m]), "dataset")[("CMMMU_VAL",)]
+    assert job.benchmark is None and "CMMMU.evaluate" in job.reason
 
 
 def test_gaia_only_by_layout_or_ids(tmp_path):

@@ -1350,6 +1350,138 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="rules",
         ),
         # --- end branch ocrv2 ---
+        # --- branch step1: NaturalBench, VLMBlind, XLRS-Bench-lite and small own-rule sets ---
+        Benchmark(
+            "naturalbench",
+            "gaia_fast.scorers.vlm.naturalbench",
+            datasets=(r"NaturalBenchDataset",),
+            report="_acc.csv",
+            description="NaturalBench: extract_answer (first whole-word yes/no or A/B), get_scores over groups of four (Q_Acc, I_Acc, Acc, G_Acc); exactly 7600 rows",
+            # 7485d622: added (metric names question_score...); 5316c5f1: Q_Acc...; 9cc14cd0 moved
+            # the report beside the result file (same content).
+            variants=(("2024-11-09", "2024-11"), ("2024-12-17", "2024-12")),
+            grading="rules",
+        ),
+        Benchmark(
+            "vlmblind",
+            "gaia_fast.scorers.vlm.vlmblind",
+            datasets=(r"VLMBlind",),
+            report="_acc.csv",
+            description="VLMs are Blind: per-task braces / containment / rows-columns regex on the cells as pandas reads them (a number answer never equals text; `in` on one is an upstream crash, no report); accuracy per task",
+            # a3793ee0: added (no report file); caca0bc9: + overall; 9cc14cd0: four tasks only, sorted,
+            # _acc.csv; 9a640240: every task again.
+            variants=(("2025-05-27", "2025-05"), ("2025-05-28", "2025-05b"), ("2025-09-12", "2025-09"), ("2025-11-27", "2025-11")),
+            grading="rules",
+        ),
+        Benchmark(
+            "xlrs",
+            "gaia_fast.scorers.vlm.xlrs",
+            datasets=(r"XLRS-Bench-lite",),
+            report="_acc.csv",
+            description="XLRS-Bench-lite: the judge's option letters replayed from the {stem}_{judge}_result.pkl cache (row position -> processed_pred), extract_characters_regex without a judge; set compare with answer; per category/l2-category, macro and micro",
+            # 8d23166a: regex on the raw cell; 08fd70d9: on str(); f8e2bc1a: a judge on every row
+            # when one is set, the cache (named after str(judge) from a9343a1e).
+            variants=(("2025-06-21", "2025-06"), ("2025-06-26", "2025-06b"), ("2026-03-18", "2026-03")),
+            grading="judge",
+        ),
+        Benchmark(
+            "ayavision",
+            "gaia_fast.scorers.vlm.judged_hits",
+            {"benchmark": "ayavision"},
+            datasets=(r"AyaVisionBench",),
+            report="_acc.csv",
+            description="AyaVisionBench: the judge's [[CORRECT]]/[[WRONG]] hit per row replayed from {stem}_{judge}.xlsx / .pkl; report_acc",
+            variants=(("2025-09-02", "classic"),),  # cc937c5c: added; 9cc14cd0 renamed the cache _tmp.pkl (same rule)
+            grading="judge",
+        ),
+        Benchmark(
+            "vlmbias",
+            "gaia_fast.scorers.vlm.judged_hits",
+            {"benchmark": "vlmbias"},
+            datasets=(r"VLMBias",),
+            report="_acc.csv",
+            description="VLMBias: OmniVerifier's brace rule (last {...}, number words, articles), the judge's yes/no for the rest, replayed from {stem}_{judge}.xlsx; report_acc",
+            variants=(("2025-09-05", "classic"),),  # db0c9ae2: added; the same rule at head
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "asclepius",
+            "gaia_fast.scorers.vlm.judged_hits",
+            {"benchmark": "asclepius"},
+            datasets=(r"Asclepius",),
+            report="_score.csv",
+            description="Asclepius: the judge's 0/1 score per answered row replayed from {stem}_{judge}.xlsx / .pkl; Overall = mean * 100, rounded to 2 ({stem}_{judge}_score.csv)",
+            variants=(("2026-02-20", "classic"),),  # 09518248 added it (crashing in _evaluate_single), 18273bac fixed it the same day
+            grading="judge",
+        ),
+        Benchmark(
+            "siuo_mcq",
+            "gaia_fast.scorers.vlm.option_letter",
+            {"benchmark": "siuo_mcq"},
+            datasets=(r"SIUO_MCQ",),
+            report="_score.csv",
+            description="SIUO_MCQ: _extract_option (last boxed letter, (X), whole-word A-G) == answer; Overall and per category, percent rounded to 2",
+            variants=(("2026-03-23", "classic"),),  # 6e7e372d: added; the same rule at head
+            grading="rules",
+        ),
+        Benchmark(
+            "m3oralbench",
+            "gaia_fast.scorers.vlm.option_letter",
+            {"benchmark": "m3oralbench"},
+            datasets=(r"M3oralBench",),
+            report="_score.csv",
+            description="M3oralBench: _extract_option == answer; Overall, task_{task_type} and foundation_{category}, percent rounded to 2",
+            variants=(("2026-03-23", "classic"),),  # 6e7e372d: added; the same rule at head
+            grading="rules",
+        ),
+        Benchmark(
+            "omnimat_cal",
+            "gaia_fast.scorers.vlm.omnimat_cal",
+            datasets=(r"OmniMat_CAL",),
+            report="_acc.csv",
+            description="OmniMat_CAL: answer slots as 50-digit decimals, exact after quantizing to the answer's places and within rel_tol 0.1, else clean_text equal; per category_id and Overall",
+            variants=(("2026-06-15", "classic"),),  # ff91eba7: added; the same rule at head
+            grading="rules",
+        ),
+        Benchmark(
+            "reasonmap_plus",
+            "gaia_fast.scorers.vlm.reasonmap_plus",
+            datasets=(r"ReasonMap-Plus",),
+            report="_metrics.tsv",
+            description="ReasonMap-Plus: normalize_prediction per type (boxed, answer phrases, yes/no, A-D, first integer), accuracy and difficulty-weighted accuracy, overall and per type",
+            variants=(("2025-10-27", "classic"),),  # 181cd9b0: added; the same rule at head
+            grading="rules",
+        ),
+        Benchmark(
+            "vlmsarebiased",
+            "gaia_fast.scorers.vlm.vlmsarebiased",
+            datasets=(r"vlms_are_biased_main",),
+            report="_metrics.json",
+            description="VLMs Are Biased: braces-stripped exact match, else digits only, against ground_truth and expected_bias; accuracy and bias ratio, overall, macro and per topic",
+            variants=(("2026-02-03", "classic"),),  # 6410ee64: added; the same rule at head
+            grading="rules",
+        ),
+        Benchmark(
+            "mmoral_opg_closed",
+            "gaia_fast.scorers.vlm.mmoral_opg_closed",
+            datasets=(r"MMOral_OPG_CLOSED",),
+            report="_acc.csv",
+            description="MMOral_OPG_CLOSED: get_single_choice_prediction ((X), bare letter, option text; first position); accuracy per main category (a row whose unseeded random fallback fires makes the report unreproducible)",
+            variants=(("2026-03-27", "classic"),),  # a3656d48: added; the same rule at head
+            grading="rules",
+        ),
+        Benchmark(
+            "vlm2bench",
+            "gaia_fast.scorers.vlm.vlm2bench",
+            datasets=(r"VLM2Bench",),
+            report="_score.csv",
+            description="VLM2Bench: true/false pairs by index, counting score with the image count, grouping letters; one score per category",
+            # 9e86c826: added (image count len(record['image']): 2 for a result file);
+            # 09874c7a: image_seq_len / image_path.
+            variants=(("2025-03-01", "2025-03"), ("2026-08-03", "2026-08")),
+            grading="rules",
+        ),
+        # --- end branch step1 ---
     )
 }
 

@@ -188,6 +188,8 @@ def _same(x: Any, y: Any) -> bool:
         return math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
     if (x == "" and isinstance(y, float) and math.isnan(y)) or (y == "" and isinstance(x, float) and math.isnan(x)):
         return True  # pandas writes NaN as an empty cell
+    if (x is None and y == "") or (y is None and x == ""):
+        return True  # an empty cell, quoted ("" under QUOTE_ALL) or not
     return x == y
 
 

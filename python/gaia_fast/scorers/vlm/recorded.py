@@ -57,7 +57,7 @@ _log = logging.getLogger(__name__)
 
 _TABLE_EXT = ("xlsx", "tsv", "csv", "json")
 #: The kinds of records :func:`find_records` knows (one per family that replays them).
-KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged", "wemath")
+KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged", "wemath", "xlrs", "judged_hits")
 #: Stem suffixes of VLMEvalKit's other outputs: never a judge name of ``{stem}_{J}.xlsx``.
 _NOT_JUDGE = re.compile(
     r".*(_|^)(acc|acc_all|score|score_fine|score2|result|auxmatch|tmp|prefetch|supp|fine_grained|metrics|rating|"
@@ -811,6 +811,46 @@ def _find_memlens(path: Path, names: set[str]) -> Records | None:
     return Records(path, "tail_judged", judge, (f,), entries, (), notes)
 
 
+def _find_xlrs(path: Path, names: set[str]) -> Records | None:
+    """XLRS-Bench-lite's cache ``{stem}_{J}_result.pkl``: a dict *row position* ->
+    ``{"pred", "processed_pred"}``. ``J`` is ``str()`` of the judge object (from a9343a1e:
+    ``<...OpenAIWrapper object at 0x..>``, ``None`` without a judge), literally ``{model}``
+    from f8e2bc1a to a9343a1e. A new judge object is a new name, so several may lie beside
+    the file: the newest is used (noted)."""
+    rx = re.compile(rf"{re.escape(path.stem)}_(?P<j>.+)_result\.pkl")
+    by_judge = {m.group("j"): path.parent / n for n in sorted(names) if (m := rx.fullmatch(n))}
+    if not by_judge:
+        return None
+    notes: list[str] = []
+    judge = max(by_judge, key=lambda j: (_newest([by_judge[j]]), j))
+    if len(by_judge) > 1:
+        notes.append(f"caches of several runs beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
+    f = by_judge[judge]
+    got = _pickle_entries(f, notes)
+    if got is None or not any("processed_pred" in r for r in got.values()):
+        if got is not None:
+            notes.append(f"{f.name}: not used: no entry has 'processed_pred'")
+        return Records(path, "xlrs", judge, (), {}, (), notes)
+    notes.append("keyed by row position, not by index")
+    return Records(path, "xlrs", judge, (f,), got, (), notes)
+
+
+def _find_judged_hits(path: Path, names: set[str]) -> Records | None:
+    """AyaVisionBench / VLMBias / Asclepius: ``{stem}_{J}.xlsx`` (the rows plus the verdict
+    column) first, then the cache ``{stem}_{J}.pkl`` for indexes it lacks (``_tmp.pkl``, whose
+    judge part ends in ``_tmp``, is not a judge name; VLMBias's cache holds ``(hit, log)``
+    tuples, not read)."""
+    fields = ("eval_score", "eval_log") if re.search(r"Asclepius", path.stem) else ("hit", "res", "log")
+    if re.search(r"VLMBias", path.stem) and any(not n.endswith(".pkl") for n in names):
+        # the table is what upstream's report re-reads; its pickle is the (hit, log) cache
+        found = _find_judged(path, {n for n in names if not n.endswith(".pkl")}, fields, "judged_hits")
+        if found is not None and any(n.endswith(".pkl") for n in names):
+            found.notes.append("the (hit, log) cache pickle is not read: the table holds every row upstream reported")
+        if found is not None:
+            return found
+    return _find_judged(path, names, fields, "judged_hits")
+
+
 def find_records(result_path: str | Path, kind: str | None = None) -> Records | None:
     """The recorded judge outputs beside ``result_path`` (a VLMEvalKit ``{stem}.xlsx``),
     loaded; None when there are none (or none usable: a warning is logged with why).
@@ -841,6 +881,8 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
         "video_mmmu": lambda p, n: _find_video_mcq(p, n, "parsed_pred", "video_mmmu"),
         "tail_judged": _find_tail,
         "wemath": _find_wemath,
+        "xlrs": _find_xlrs,
+        "judged_hits": _find_judged_hits,
     }
     for k in (kind,) if kind else ("mcq", "yorn"):
         found = finders[k](path, names)
