@@ -91,3 +91,13 @@ def test_registry_and_executor(tmp_path):
     acc.write_text(acc.read_text().replace("0.29578947368421055", "0.3"))
     (record,) = [r for r in many.grade_many(many.expand([str(tree)]), report_dir=tmp_path / "R2") if r.status != "skipped"]
     assert record.status == "differs" and "Score" in record.error
+
+
+def test_a_file_upstream_raises_on_is_an_error_record(tmp_path):
+    # VLMEvalKit's evaluate asserts 7600 rows: an 8-row file has no reference report, so the
+    # record must not read `ok` (exit 1 from the CLI), and the note says why.
+    tree = tmp_path / "SynthModel"
+    tree.mkdir()
+    shutil.copy(DATA / "naturalbench_8rows" / f"{STEM}.xlsx", tree / f"{STEM}.xlsx")
+    (record,) = [r for r in many.grade_many(many.expand([str(tree)]), report_dir=tmp_path / "R") if r.status != "skipped"]
+    assert record.status == "error" and "AssertionError" in record.error, (record.status, record.error)

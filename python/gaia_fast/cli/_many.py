@@ -109,10 +109,10 @@ def pivot_table(records: list[ArchiveRecord]):
 
 def exit_code(records: list[ArchiveRecord]) -> int:
     """1 when an archive could not be graded, 3 when one is incomplete (rows that need a
-    judge), else 0."""
+    judge, or report cells that need what the archive does not hold), else 0."""
     if any(r.status == "error" for r in records):
         return 1
-    if any(r.status == "needs_judge" for r in records):
+    if any(r.status in ("needs_judge", "incomplete") for r in records):
         return 3
     return 0
 
