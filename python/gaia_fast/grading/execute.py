@@ -354,9 +354,10 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
         # (status error, exit 1) and a second run asks the judge only for these rows.
         status = "error"
         notes.insert(0, f"{failed} row(s) have status judge_error (counted as wrong)" + (f"; first: {first}" if first else "") + "; run again to judge only those rows")
-    elif stats.get("reference_error"):
-        # VLMEvalKit's own evaluate raises on this file: there is no reference report, so
-        # nothing here can be called reproduced (the rows say which ones it chokes on).
+    elif stats.get("reference_error") and found is None:
+        # VLMEvalKit's own evaluate raises on this file before it writes a report: there is
+        # nothing to reproduce (the rows say which ones it chokes on). HiPhO raises after
+        # writing its reports: those are compared as any other.
         status = "error"
     elif undecided:
         status = "needs_judge"
