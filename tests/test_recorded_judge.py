@@ -485,3 +485,32 @@ def test_pairwise_sum_is_numpys():
         values = (rng.random(n) * 10).round(rng.integers(0, 4)).tolist()
         assert judged._pairwise_sum(values, 0, n) == float(np.sum(np.array(values)))
         assert judged._pandas_mean(values) == float(np.mean(np.array(values)))
+
+
+def test_families_declare_the_records_they_replay():
+    # A family module's RECORD_KIND is what the executor reads (one module + one registry
+    # entry adds a family); each kind is one find_records knows, and grade takes the records.
+    import importlib
+    import inspect
+    import types
+
+    from gaia_fast.grading.execute import record_kind
+    from gaia_fast.scorers.vlm.recorded import KINDS
+
+    declared = {}
+    for entry in benchmarks.BENCHMARKS.values():
+        module = importlib.import_module(entry.module)
+        kind = record_kind(module)
+        if kind is None:
+            continue
+        declared[entry.module.rsplit(".", 1)[-1]] = kind
+        assert kind in KINDS, entry.module
+        params = inspect.signature(module.grade).parameters
+        takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())  # mcq_reports passes them on
+        assert takes_any or {"recorded", "judge_policy"} <= set(params), entry.module
+    # The families the executor replayed records for before they declared it themselves.
+    before = {k: k for k in ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged")}
+    assert before | {"mcq_reports": "mcq"} == {k: v for k, v in declared.items() if k in (*before, "mcq_reports")}
+    assert record_kind(importlib.import_module("gaia_fast.scorers.vlm.vqa")) is None
+    with pytest.raises(TypeError, match="RECORD_KIND must be a record kind"):
+        record_kind(types.SimpleNamespace(__name__="fake", RECORD_KIND=1))

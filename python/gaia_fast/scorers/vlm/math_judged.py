@@ -56,6 +56,10 @@ from gaia_fast.scorers.vlm._replay import (
 from gaia_fast.scorers.vlm.mcq import can_infer
 from gaia_fast.scorers.vlm.recorded import Records
 
+#: The judge records this family replays: the executor passes ``find_records(path, RECORD_KIND)``
+#: as ``recorded=``.
+RECORD_KIND = "math_judged"
+
 __all__ = ["BENCHMARKS", "PREFETCH_LOG", "VARIANTS", "grade", "post_check"]
 
 BENCHMARKS = {"mathvista": "mathvista", "mathverse": "mathverse", "logicvista": "logicvista", "dynamath": "dynamath"}

@@ -57,8 +57,6 @@ RANDOM_TEXT = "Failed to predict, thus randomly generate one."
 _log = logging.getLogger(__name__)
 
 _TABLE_EXT = ("xlsx", "tsv", "csv", "json")
-#: The kinds of records :func:`find_records` knows (one per family that replays them).
-KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged")
 #: Stem suffixes of VLMEvalKit's other outputs: never a judge name of ``{stem}_{J}.xlsx``.
 _NOT_JUDGE = re.compile(
     r".*(_|^)(acc|acc_all|score|score_fine|score2|result|auxmatch|tmp|prefetch|supp|fine_grained|metrics|rating|"
@@ -299,13 +297,15 @@ def _same_number(a: Any, b: Any) -> bool:
 
 
 def _kind_of(path: Path) -> str | None:
+    """The record kind of the family the registry grades ``path`` with (its ``RECORD_KIND``)."""
+    import importlib
+
     from gaia_fast import benchmarks
 
     found = benchmarks.detect(path)
     if found is None:
         return None
-    module = found.benchmark.module.rsplit(".", 1)[-1]
-    return {k: k for k in KINDS}.get(module)
+    return getattr(importlib.import_module(found.benchmark.module), "RECORD_KIND", None)
 
 
 def _belongs_to_longer_stem(folder_names: set[str], stem: str, judge: str) -> bool:
@@ -519,17 +519,6 @@ _RULES: dict[str, tuple[tuple[str | None, _Rule], ...]] = {
     # MMVet: {stem}_{J}.{xlsx,pkl} (score, log); LLaVABench: {stem}_openai_result.xlsx
     # (gpt4_score, score) whatever the judge model.
     "judged": ((r"LLaVABench", _LLAVA), (None, _judged("judged", ("score", "log")))),
-    # MathVerse's two stages {stem}_{J}_extract / _score (the _score.csv beside them is the
-    # report); the others {stem}_{J}.xlsx with the judge's extraction.
-    "math_judged": (
-        (r"MathVerse", _Rule("math_judged", (_stage("extract"), _stage("score")), longer_stem=True)),
-        (r"DynaMath", _judged("math_judged", ("correct", "parse", "extracted"))),
-        (r"LogicVista", _judged("math_judged", ("res", "log", "hit"))),
-        (None, _judged("math_judged", ("res", "log"))),
-    ),
-    # ImageShortQADataset: {stem}_judge.{xlsx,...} (rows + hit, log), {stem}_judge.pkl and
-    # {stem}_tmp.pkl (index -> {hit, log}); the judge is not named.
-    "shortqa": ((None, _Rule("shortqa", (_Files("judge", (*_TABLE_EXT, "pkl"), **_SHORTQA_FILES), _Files("tmp", ("pkl",), **_SHORTQA_FILES)))),),
     # spatial_bench (compute_score_llm): {stem}_llm_{model}.{xlsx,...} (rows + judge_grade,
     # pred_extracted, hit) and the cache {stem}_llm_{model}_judge.pkl (index -> (grade,
     # extracted); VsiBench/SPBench: _mcq_judge.pkl and _na_judge.pkl), read last; the judge
@@ -557,6 +546,17 @@ _RULES: dict[str, tuple[tuple[str | None, _Rule], ...]] = {
             ),
         ),
     ),
+    # MathVerse's two stages {stem}_{J}_extract / _score (the _score.csv beside them is the
+    # report); the others {stem}_{J}.xlsx with the judge's extraction.
+    "math_judged": (
+        (r"MathVerse", _Rule("math_judged", (_stage("extract"), _stage("score")), longer_stem=True)),
+        (r"DynaMath", _judged("math_judged", ("correct", "parse", "extracted"))),
+        (r"LogicVista", _judged("math_judged", ("res", "log", "hit"))),
+        (None, _judged("math_judged", ("res", "log"))),
+    ),
+    # ImageShortQADataset: {stem}_judge.{xlsx,...} (rows + hit, log), {stem}_judge.pkl and
+    # {stem}_tmp.pkl (index -> {hit, log}); the judge is not named.
+    "shortqa": ((None, _Rule("shortqa", (_Files("judge", (*_TABLE_EXT, "pkl"), **_SHORTQA_FILES), _Files("tmp", ("pkl",), **_SHORTQA_FILES)))),),
     # WorldSense / Video-TT keep no judge reply: the verdicts are the _score file's score;
     # VideoMMMU's holds each row's parsed_pred.
     "video_mcq": ((None, _score_file("video_mcq", "score")),),
@@ -614,6 +614,10 @@ _RULES: dict[str, tuple[tuple[str | None, _Rule], ...]] = {
         (r"ChartMuseum", _Rule("tail_judged", (_Files(r"(?P<j>.+)", ("pkl",), load=_chartmuseum_cache),), not_judge=_NOT_JUDGE)),
     ),
 }
+
+
+#: The kinds of records :func:`find_records` knows (a family names its own as ``RECORD_KIND``).
+KINDS = tuple(_RULES)
 
 
 def _rule_for(kind: str, stem: str) -> _Rule | None:

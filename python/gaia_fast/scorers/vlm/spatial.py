@@ -67,6 +67,10 @@ from gaia_fast.scorers.vlm._replay import (
 from gaia_fast.scorers.vlm.judged import _pairwise_sum, _pandas_mean
 from gaia_fast.scorers.vlm.recorded import Records
 
+#: The judge records this family replays: the executor passes ``find_records(path, RECORD_KIND)``
+#: as ``recorded=``.
+RECORD_KIND = "spatial"
+
 __all__ = ["BENCHMARKS", "MRA_KEY", "can_match_na", "can_match_option", "grade", "mean_relative_accuracy", "vci_metric"]
 
 MRA_KEY = "MRA:.5:.95:.05"

@@ -102,6 +102,10 @@ from gaia_fast.scorers.vlm._replay import (
 )
 from gaia_fast.scorers.vlm.recorded import Records, index_key
 
+#: The judge records this family replays: the executor passes ``find_records(path, RECORD_KIND)``
+#: as ``recorded=``.
+RECORD_KIND = "tail_judged"
+
 __all__ = ["BENCHMARKS", "CHARXIV_CATEGORIES", "grade"]
 
 BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench", "memlens", "dude", "slidevqa", "sfe", "mmlongbench_doc", "phyx_oe", "phyx_mc", "longdocurl", "medqbench")
