@@ -67,6 +67,11 @@ class Benchmark:
     #: ``rules``, ``rules+judge-fallback`` or ``judge``; the registry test checks every
     #: dataset name it claims has that category upstream. Empty: not a VLMEvalKit flow.
     grading: str = ""
+    #: The report's headline cell where :func:`gaia_fast.grading.reporters.headline`'s
+    #: heuristic picks another: names tried in order, each a column (read in the row labelled
+    #: ``Overall`` when there is one, else the first row) or a nested rating's key. Empty, or
+    #: none of them in the report (another era's shape): the heuristic.
+    headline: tuple[str, ...] = ()
 
     def variant_on(self, day: _dt.date | str) -> str | None:
         """The variant VLMEvalKit's code for this benchmark had on ``day``; ValueError when
@@ -438,6 +443,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="AMBER: YOrN_Extraction (--variant, default classic), answers compared ignoring case, AMBER_rating (Attribute, Existence, Relation, Avg ACC)",
             variants=(("2024-09-20", "classic"), ("2025-05-13", "2025-05")),  # d358b42c: AMBER added; rating unchanged since
             grading="rules+judge-fallback",
+            headline=("Avg ACC",),
         ),
         Benchmark(
             "vsr",
@@ -506,6 +512,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="MTVQA: the answer as a substring of the prediction (stripped, lowercased, periods removed), per language and Average",
             variants=(("2024-07-22", None),),  # abaa7e06: MT-VQA added, unchanged since
             grading="rules",
+            headline=("Average",),
         ),
         Benchmark(
             "erqa",
@@ -619,6 +626,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             # next day, and the evaluation is the same from then to head.
             variants=(("2023-12-21", "classic"),),
             grading="rules",
+            headline=("CIDEr",),
         ),
         Benchmark(
             "omni3dbench",
@@ -650,6 +658,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="OlympiadBench: answer extraction and the authors' judge",
             variants=(("2024-11-16", "vlmevalkit"),),  # 089dc350: OlympiadBench added (the MathJudger port)
             grading="rules",
+            headline=("AVG",),
         ),
         Benchmark(
             "mmvet",
@@ -1040,6 +1049,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             # are not strict JSON read by json_repair.
             variants=(("2024-12-30", "2024-12"), ("2025-06-17", "2025-06"), ("2025-07-08", "2025-07"), ("2026-04-06", "2026-04")),
             grading="rules",
+            headline=("total",),
         ),
         Benchmark(
             "visfactor",
@@ -1050,6 +1060,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             # (the letter rule raised); 17973eb8: fixed; 9cc14cd0: the report through d2df.
             variants=(("2025-06-27", "2025-06"), ("2025-07-07", "2025-07-07"), ("2025-07-09", "2025-07"), ("2025-09-12", "2025-09")),
             grading="rules",
+            headline=("ALL",),
         ),
         Benchmark(
             "av-speakerbench",
@@ -1070,6 +1081,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             # to {stem}_en_easy_score.json (the values are the same).
             variants=(("2024-08-07", "classic"),),
             grading="rules",
+            headline=("Exact_Match",),
         ),
         Benchmark(
             "vcr-en-hard",
@@ -1081,6 +1093,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             # to {stem}_en_hard_score.json (the values are the same).
             variants=(("2024-08-07", "classic"),),
             grading="rules",
+            headline=("Exact_Match",),
         ),
         Benchmark(
             "v2pbench",
@@ -1101,6 +1114,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="CRPE: crpe.is_correct (first letter, else answer[4:] as a substring); per row, from 2025-09 per group of four; per category",
             variants=(("2024-09-13", "classic"), ("2025-09-08", "2025-09")),  # 5803732d: added; 228ef45c: groups of four
             grading="rules",
+            headline=("total",),
         ),
         Benchmark(
             "mmniah",
@@ -1110,6 +1124,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="MM-NIAH: mmniah.is_correct (option index from digits or one letter, else VQAEval whole-word match); per category",
             variants=(("2024-12-05", "classic"),),  # 5d3cebcf: added; the same rule at head
             grading="rules",
+            headline=("total",),
         ),
         Benchmark(
             "qspatial",
@@ -1128,6 +1143,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="MRareBench diagnosis: ranked top-10 list, hit by normalised equality / containment / token F1 >= 0.6 against answer + aliases; Recall@k, MRR, MR (no --judge)",
             variants=(("2026-07-31", "classic"),),  # aec2f4e9: added; the same rule at head
             grading="rules",
+            headline=("hit_rate",),
         ),
         Benchmark(
             "vlrmbench",
@@ -1137,6 +1153,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="VLRMBench: step-label F1 (positive / negative / weighted) per category, multi-solution pair accuracy, foresight yes/no accuracy",
             variants=(("2025-10-30", "classic"),),  # 304c2e9d: added; the same rule at head
             grading="rules",
+            headline=("Overall_F1_weighted", "multi_solution_accuracy", "foresight_accuracy"),
         ),
         Benchmark(
             "gsm8k_v",

@@ -323,12 +323,12 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
         )
     decided = stats.get("decided") or {}
     undecided = int(decided.get("undecided") or 0)
-    found = headline(result.report)
+    found = headline(result.report, entry.headline)
     theirs = _archive_report(job, entry, report, records)
     their_headline, differences = None, []
     if theirs is not None:
         their_report = read_report(theirs)
-        found_theirs = headline(their_report)
+        found_theirs = headline(their_report, entry.headline)
         their_headline = None if found_theirs is None else found_theirs[1]
         differences = report_differences(result.report, their_report)
     status = "ok_by_shape" if job.by_shape else "ok"
