@@ -17,11 +17,17 @@ outputs"; the names are the same from c03bc048, 2024-07, to head):
   and ``score``. Neither names the judge.
 * spatial_bench (EASI spatial sets): ``{stem}_llm_{model}.xlsx`` (the rows plus
   ``judge_grade``, ``pred_extracted``, ``hit``) and ``{stem}_llm_{model}_judge.pkl``
-  (``index -> (grade, extracted)``); see :func:`_find_spatial`.
+  (``index -> (grade, extracted)``); see ``_RULES["spatial"]``.
 * judge-scored VQA (MMVet): ``{stem}_{J}.{xlsx,pkl}``: the rows plus ``score`` (and, from
   2023-12-11, ``log``); the pkl is ``index -> {"score", "log"}``. 2023-12 archives keep the
   judge's raw reply text in ``score``. LLaVABench: ``{stem}_openai_result.xlsx``, the rows
   plus ``gpt4_score`` and ``score`` (whatever the judge model, no pickle).
+
+Every kind's file names are one table, ``_RULES`` (kind -> dataset rules -> file kinds), read
+by one finder. With the files of several judges beside a result file, a set that holds judge
+records is taken over judge-named files that do not (a custom variant's predictions such as
+``{model}_LogicVista_Rationale.xlsx`` beside ``{model}_LogicVista.xlsx``), whatever their
+times; among record sets, the newest (a note names the others).
 
 :func:`find_records` finds and loads them; pickles go through
 :mod:`gaia_fast.io.safe_pickle`. From 2025 VLMEvalKit's ``dump`` pickles a table it cannot
