@@ -514,3 +514,28 @@ def test_families_declare_the_records_they_replay():
     assert record_kind(importlib.import_module("gaia_fast.scorers.vlm.vqa")) is None
     with pytest.raises(TypeError, match="RECORD_KIND must be a record kind"):
         record_kind(types.SimpleNamespace(__name__="fake", RECORD_KIND=1))
+
+
+@pytest.mark.parametrize("evil_newest", [True, False])
+def test_a_hostile_pickle_of_another_judge_is_refused(tmp_path, monkeypatch, evil_newest):
+    # The newest judge's files are what the archive's report came from: a hostile pickle
+    # there raises. An older judge's is never loaded into the result: it is named in a note.
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    for f in (DATA / "synth_c03").glob("m_MMStar*"):
+        shutil.copy(f, tmp_path)
+    shutil.copy(DATA / "evil" / "m_MMStar_openai_result.pkl", tmp_path / "m_MMStar_gpt4_result.pkl")
+    record = sorted(p for p in tmp_path.glob("m_MMStar_openai_result.*"))
+    assert record
+    for f in record:
+        os.utime(f, (1, 1_600_000_000))
+    os.utime(tmp_path / "m_MMStar_gpt4_result.pkl", (1, 1_700_000_000 if evil_newest else 1_500_000_000))
+    if evil_newest:
+        with pytest.raises(safe_pickle.UnsafePickleError, match="m_MMStar_gpt4_result.pkl"):
+            find_records(tmp_path / "m_MMStar.xlsx")
+    else:
+        rec = find_records(tmp_path / "m_MMStar.xlsx")
+        assert rec.judge == "openai" and all(f.name.startswith("m_MMStar_openai_result.") for f in rec.files)
+        assert any(n.startswith("m_MMStar_gpt4_result.pkl: not read:") and "system" in n for n in rec.notes)
+    assert not (tmp_path / "gaia_fast_pickle_ran").exists()

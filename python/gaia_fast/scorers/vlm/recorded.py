@@ -696,7 +696,7 @@ def _find(path: Path, names: set[str], rule: _Rule) -> Records | None:
     for j in order:
         try:
             sets[j] = _read_set(path, rule, j, by_judge[j])
-        except Exception as e:
+        except Exception as e:  # an unreadable or refused (unsafe) file: raised or noted below
             if j == order[0]:
                 raise
             sets[j] = e
@@ -707,11 +707,12 @@ def _find(path: Path, names: set[str], rule: _Rule) -> Records | None:
     if len(real) > 1 or (not real and len(order) > 1):
         others = ", ".join(sorted(j for j in (real or order) if j != judge))
         notes.append(f"records of several judges beside the file ({others} too); the newest, {judge}, is used")
-    if real:
-        for j in order:
-            if j not in real:  # why a judge-named file is not a record
-                s_j = sets[j]
-                notes += [f"{', '.join(p.name for _, p in by_judge[j])}: not read: {s_j}"] if isinstance(s_j, Exception) else s_j.notes
+    for j in order:
+        s_j = sets[j]
+        if isinstance(s_j, Exception):
+            notes.append(f"{', '.join(p.name for _, p in by_judge[j])}: not read: {s_j}")
+        elif real and j not in real:  # why a judge-named file is not a record
+            notes += s_j.notes
     out.notes[:0] = notes
     if rule.note and (not rule.note_if or any(re.search(rule.note_if, n) for n in names)):
         out.notes.append(rule.note)
