@@ -526,7 +526,7 @@ def _find_wemath(path: Path, names: set[str]) -> Records | None:
     """WeMath: mcq_vanilla_eval's records (:data:`_MCQ`, kind ``mcq``); when none of them is
     usable, the storage ``WeMath.evaluate`` dumps, ``{stem}_{J}.{xlsx,tsv,csv,json}``: the
     first by name that has ``hit`` (``{stem}_COT.xlsx``, a result file the registry knows:
-    WeMath_COT's, is not a record). Special because the storage is tried also after
+    WeMath_COT's, is not a record, nor is its storage ``{stem}_COT_{J}.xlsx`` beside it). Special because the storage is tried also after
     unusable mcq records and a file name can be another dataset's result file."""
     from gaia_fast import benchmarks
 
@@ -539,6 +539,8 @@ def _find_wemath(path: Path, names: set[str]) -> Records | None:
         m = rx.fullmatch(name)
         if not m or _NOT_JUDGE.fullmatch(m.group("j")) or benchmarks.detect(path.parent / name) is not None:
             continue
+        if _belongs_to_longer_stem(names, path.stem, m.group("j")):
+            continue  # {stem}_COT_{J}.xlsx beside {stem}_COT.xlsx: WeMath_COT's storage, sorted first
         res = _table_entries(path.parent / name, _WEMATH_STORAGE.fields, notes)
         if res is None or not any("hit" in r for r in res[0].values()):
             continue
