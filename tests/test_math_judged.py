@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
 from pathlib import Path
 
@@ -234,6 +235,45 @@ def test_logicvista_contradicting_hit_and_missing_record(tmp_path):
     res = math_judged.grade(read_result_table(path), benchmark="logicvista", recorded=find_records(path))
     assert res.stats["decided"]["undecided"] == 1 and res.stats["record_disagreements"] == 1
     assert res.stats["matches_archive"] is False and res.rows["score"][1] == 0.0
+
+
+@pytest.mark.parametrize("variant_newer", [True, False])
+def test_logicvista_record_is_taken_over_a_custom_variants_predictions_whatever_the_times(tmp_path, variant_newer):
+    # m_LogicVista_Rationale.xlsx (a custom variant's predictions) looks like the records of a
+    # judge "Rationale" of m_LogicVista.xlsx; it holds no judge column, so the real record
+    # m_LogicVista_gpt4o-mini.* is taken, never the newer file. The variant's own judge record
+    # (..._Rationale_gpt4o-mini.xlsx, newest of all) belongs to the longer stem.
+    for f in LV.iterdir():
+        shutil.copy(f, tmp_path)
+    shutil.copy(LV / "m_LogicVista.xlsx", tmp_path / "m_LogicVista_Rationale.xlsx")
+    shutil.copy(LV / "m_LogicVista_gpt4o-mini.xlsx", tmp_path / "m_LogicVista_Rationale_gpt4o-mini.xlsx")
+    record = [tmp_path / "m_LogicVista_gpt4o-mini.xlsx", tmp_path / "m_LogicVista_gpt4o-mini.pkl"]
+    old, new = 1_600_000_000, 1_700_000_000
+    for f in record:
+        os.utime(f, (old, new if not variant_newer else old))
+    os.utime(tmp_path / "m_LogicVista_Rationale.xlsx", (old, new + 10 if variant_newer else old))
+    os.utime(tmp_path / "m_LogicVista_Rationale_gpt4o-mini.xlsx", (old, new + 20))
+    path = tmp_path / "m_LogicVista.xlsx"
+    rec = find_records(path)
+    assert rec is not None and rec.judge == "gpt4o-mini" and len(rec) == 8
+    assert [f.name for f in rec.files] == ["m_LogicVista_gpt4o-mini.xlsx", "m_LogicVista_gpt4o-mini.pkl"]
+    # The same notes whichever file is newer: the variant is said not to be a record.
+    assert rec.notes == ["m_LogicVista_Rationale.xlsx: not used: it has no 'index' or none of res, log, hit (not a judge record)"]
+    res = math_judged.grade(read_result_table(path), benchmark="logicvista", recorded=rec)
+    assert res.stats["decided"] == {"rules": 0, "recorded": 8, "live": 0, "undecided": 0}
+    assert res.stats["matches_archive"] is True
+
+
+def test_several_judges_records_the_newest_is_taken(tmp_path):
+    for f in LV.iterdir():
+        shutil.copy(f, tmp_path)
+    for ext in ("xlsx", "pkl"):
+        shutil.copy(LV / f"m_LogicVista_gpt4o-mini.{ext}", tmp_path / f"m_LogicVista_gpt-4o.{ext}")
+        os.utime(tmp_path / f"m_LogicVista_gpt-4o.{ext}", (1, 1_700_000_000))
+        os.utime(tmp_path / f"m_LogicVista_gpt4o-mini.{ext}", (1, 1_600_000_000))
+    rec = find_records(tmp_path / "m_LogicVista.xlsx")
+    assert rec.judge == "gpt-4o"
+    assert rec.notes == ["records of several judges beside the file (gpt4o-mini too); the newest, gpt-4o, is used"]
 
 
 # --------------------------------------------------------------------------------------

@@ -106,6 +106,69 @@ def test_headline_rules(report, expected):
     assert reporters.headline(report) == expected
 
 
+def test_headline_metrics_named_first_then_the_heuristic():
+    amber = pl.DataFrame({"Attribute": [27.3], "Existence": [25.0], "Avg ACC": [22.1]})
+    assert reporters.headline(amber) == ("Attribute", 27.3)  # the heuristic's first number
+    assert reporters.headline(amber, ("Avg ACC",)) == ("Avg ACC", 22.1)
+    assert reporters.headline(amber, ("missing", "Existence")) == ("Existence", 25.0)  # the first the report has
+    assert reporters.headline(amber, ("missing",)) == ("Attribute", 27.3)  # another era's shape: the heuristic
+    # A labelled report: the row labelled Overall; a flattened rating: the key's value.
+    labelled = pl.DataFrame({"split": ["A", "Overall"], "total": [0.1, 0.6]})
+    assert reporters.headline(labelled, ("total",)) == ("total", 0.6)
+    rating = pl.DataFrame({"key": ["Exact_Match", "Jaccard", "Predictions|0|0|jaccard"], "value": ["0.4", "0.5", "1.0"]})
+    assert reporters.headline(rating) is None
+    assert reporters.headline(rating, ("Exact_Match",)) == ("Exact_Match", 0.4)
+
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.mark.parametrize(
+    ("benchmark", "report", "expected"),
+    [
+        ("amber", "vlmevalkit_families/yorn/m_AMBER_score.csv", ("Avg ACC", 22.121212121212118)),
+        ("mtvqa", "vlmevalkit_families/vqa/m_MTVQA_TEST_acc.json", ("Average", 80.0)),
+        ("coco-caption", "vlmevalkit_ocr_caption/vila_8b/vila_8b_COCO_VAL_score.json", ("CIDEr", 19.691675084117435)),
+        ("olympiadbench", "vlmevalkit_families/olympiad/m_OlympiadBench_score_result.csv", ("AVG", 43.75)),
+        ("ccocr", "vlmevalkit_ocr_families/m_CCOCR_acc.csv", ("total", 0.6580070665814087)),
+        ("visfactor", "vlmevalkit_ocr_families/m_VisFactor_acc.csv", ("ALL", 0.3759920634920635)),
+        ("vcr-en-easy", "vlmevalkit_ocr_families/m_VCR_EN_EASY_100_en_easy_score.json", ("Exact_Match", 0.47368421052631576)),
+        ("crpe", "vlmevalkit_tail_rules/crpe_2024-09/SynthModel_CRPE_RELATION_score.json", ("total", 0.8125)),
+        ("mmniah", "vlmevalkit_tail_rules/mmniah/SynthModel_MM_NIAH_VAL_score.json", ("total", 0.6875)),
+        ("mrarebench_dx", "vlmevalkit_tail_rules/mrare_dx/SynthModel_MRareBench_Diagnosis_detailed_metrics.json", ("hit_rate", 0.6)),
+        ("vlrmbench", "vlmevalkit_tail_rules/vlrmbench/SynthModel_VLRMBench_score.csv", ("Overall_F1_weighted", 0.75)),
+    ],
+)
+def test_registry_headline_is_the_reports_overall_cell(benchmark, report, expected):
+    # The heuristic alone picks a part (AMBER's Attribute, MTVQA's FR, CC-OCR's lan_ocr,
+    # CRPE's exist, MRareBench's n_total ...) or nothing (VCR's nested JSON).
+    from gaia_fast import benchmarks
+
+    frame = reporters.read_report(DATA / report)
+    assert reporters.headline(frame) != expected
+    assert reporters.headline(frame, benchmarks.get(benchmark).headline) == pytest.approx(expected)
+
+
+def test_a_registry_headline_names_each_subsets_cell():
+    # VLRMBench's subsets write other reports: the first of its names each one has.
+    from gaia_fast import benchmarks
+
+    frame = reporters.read_report(DATA / "vlmevalkit_tail_rules/vlrmbench/SynthModel_VLRMBench_Foresight_score.csv")
+    assert reporters.headline(frame, benchmarks.get("vlrmbench").headline) == ("foresight_accuracy", 0.0)
+
+
+def test_the_archive_headline_uses_the_registrys_metric(tmp_path):
+    # VCR's own report is nested JSON: without the registry's Exact_Match the archive's
+    # number was missing beside ours.
+    src = DATA / "vlmevalkit_ocr_families"
+    for f in src.glob("m_VCR_EN_EASY_100*"):
+        shutil.copy(f, tmp_path)
+    (job,) = discover.single(tmp_path / "m_VCR_EN_EASY_100.xlsx").jobs
+    record = grade_job(job, GradeOptions())
+    assert record.headline_metric == "Exact_Match"
+    assert record.archive_headline == pytest.approx(0.47368421052631576) and record.headline == pytest.approx(record.archive_headline)
+
+
 def test_read_report_json_and_csv(tmp_path):
     (tmp_path / "s.json").write_text(json.dumps({"Final Score": 438, "Final Score Norm": 43.8}))
     assert reporters.headline(reporters.read_report(tmp_path / "s.json")) == ("Final Score", 438.0)

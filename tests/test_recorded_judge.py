@@ -485,3 +485,57 @@ def test_pairwise_sum_is_numpys():
         values = (rng.random(n) * 10).round(rng.integers(0, 4)).tolist()
         assert judged._pairwise_sum(values, 0, n) == float(np.sum(np.array(values)))
         assert judged._pandas_mean(values) == float(np.mean(np.array(values)))
+
+
+def test_families_declare_the_records_they_replay():
+    # A family module's RECORD_KIND is what the executor reads (one module + one registry
+    # entry adds a family); each kind is one find_records knows, and grade takes the records.
+    import importlib
+    import inspect
+    import types
+
+    from gaia_fast.grading.execute import record_kind
+    from gaia_fast.scorers.vlm.recorded import KINDS
+
+    declared = {}
+    for entry in benchmarks.BENCHMARKS.values():
+        module = importlib.import_module(entry.module)
+        kind = record_kind(module)
+        if kind is None:
+            continue
+        declared[entry.module.rsplit(".", 1)[-1]] = kind
+        assert kind in KINDS, entry.module
+        params = inspect.signature(module.grade).parameters
+        takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())  # mcq_reports passes them on
+        assert takes_any or {"recorded", "judge_policy"} <= set(params), entry.module
+    # The families the executor replayed records for before they declared it themselves.
+    before = {k: k for k in ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged")}
+    assert before | {"mcq_reports": "mcq"} == {k: v for k, v in declared.items() if k in (*before, "mcq_reports")}
+    assert record_kind(importlib.import_module("gaia_fast.scorers.vlm.vqa")) is None
+    with pytest.raises(TypeError, match="RECORD_KIND must be a record kind"):
+        record_kind(types.SimpleNamespace(__name__="fake", RECORD_KIND=1))
+
+
+@pytest.mark.parametrize("evil_newest", [True, False])
+def test_a_hostile_pickle_of_another_judge_is_refused(tmp_path, monkeypatch, evil_newest):
+    # The newest judge's files are what the archive's report came from: a hostile pickle
+    # there raises. An older judge's is never loaded into the result: it is named in a note.
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    for f in (DATA / "synth_c03").glob("m_MMStar*"):
+        shutil.copy(f, tmp_path)
+    shutil.copy(DATA / "evil" / "m_MMStar_openai_result.pkl", tmp_path / "m_MMStar_gpt4_result.pkl")
+    record = sorted(p for p in tmp_path.glob("m_MMStar_openai_result.*"))
+    assert record
+    for f in record:
+        os.utime(f, (1, 1_600_000_000))
+    os.utime(tmp_path / "m_MMStar_gpt4_result.pkl", (1, 1_700_000_000 if evil_newest else 1_500_000_000))
+    if evil_newest:
+        with pytest.raises(safe_pickle.UnsafePickleError, match="m_MMStar_gpt4_result.pkl"):
+            find_records(tmp_path / "m_MMStar.xlsx")
+    else:
+        rec = find_records(tmp_path / "m_MMStar.xlsx")
+        assert rec.judge == "openai" and all(f.name.startswith("m_MMStar_openai_result.") for f in rec.files)
+        assert any(n.startswith("m_MMStar_gpt4_result.pkl: not read:") and "system" in n for n in rec.notes)
+    assert not (tmp_path / "gaia_fast_pickle_ran").exists()

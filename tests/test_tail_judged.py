@@ -123,7 +123,7 @@ CLI_REPORTS = {
 
 @pytest.mark.parametrize("folder", sorted(CLI_REPORTS))
 def test_cli_checks_the_archive_report(tmp_path, monkeypatch, folder):
-    # The executor finds the records (RECORDED_JUDGE_MODULES) and the archive's own report,
+    # The executor finds the records (tail_judged.RECORD_KIND) and the archive's own report,
     # and the two reports agree.
     shutil.copytree(DATA / folder, tmp_path / "m")
     monkeypatch.chdir(tmp_path)

@@ -45,3 +45,51 @@ def test_check_replay_args_rejects_bad_policy_and_records():
     with pytest.raises(TypeError, match="recorded must be a Records"):
         r.check_replay_args("auto", {"1": {}})
     assert r.judge_label(None) == "recorded judge" and not r.has_record_files(None)
+
+
+def test_replay_stats_key_order_counts_flags_and_records(tmp_path):
+    import polars as pl
+    from gaia_fast.scorers.vlm.recorded import Records
+
+    rows = pl.DataFrame({"status": ["ok", "needs_judge", "ok"]})
+    rec = Records(tmp_path / "m_X.xlsx", "judged", "gpt4", (tmp_path / "m_X_gpt4.xlsx",), {"1": {"score": 1}}, (), ["a note"])
+    s = r.replay_stats(
+        "x", "classic", rows, input_rows=3, tasks=2, correct=1, decided=r.decided_from_routes({"recorded": 2, "needs_judge": 1}),
+        method="m", judge_policy="auto", archive_method="judge gpt4", matches=False,
+        counts={"record_disagreements": 0, "records_without_row": 2}, crashed_rows=1, reference_error="e", recorded=rec,
+    )
+    assert list(s) == [
+        "benchmark", "variant", "rows", "tasks", "correct", "accuracy", "decided", "decided_unit", "method", "judge_policy",
+        "archive_method", "matches_archive", "record_disagreements", "records_without_row", "flags", "status", "judge",
+        "crashed_rows", "reference_error", "records",
+    ]
+    assert s["flags"] == {"records_without_row": 2}  # by default the counts that are not 0
+    assert s["status"] == {"needs_judge": 1, "ok": 2} and s["accuracy"] == 0.5 and s["correct"] == 1.0
+    assert s["records"] == {"judge": "gpt4", "files": ["m_X_gpt4.xlsx"], "entries": 1, "notes": ["a note"]}
+    # No records given: no "records" key; an explicit accuracy and flags replace the defaults
+    # (the accuracy keeps its place).
+    s = r.replay_stats(
+        "x", None, rows, input_rows=3, tasks=2, correct=1, decided={}, method="m", judge_policy="none",
+        archive_method=None, matches=False, counts={"n": 1}, flags={}, accuracy=0.25,
+    )
+    assert "records" not in s and s["flags"] == {} and s["n"] == 1 and s["accuracy"] == 0.25
+    assert list(s).index("accuracy") == 5 and s["crashed_rows"] == 0 and s["reference_error"] is None
+
+
+def test_rules_only_stats_optional_keys_keep_their_places():
+    import polars as pl
+
+    rows = pl.DataFrame({"status": ["ok", "unparsed"]})
+    s = r.rules_only_stats("q", "classic", rows, input_rows=2, tasks=1, correct=True, accuracy=None, method="rules", flags={"unparsed": 1})
+    assert list(s) == [
+        "benchmark", "variant", "rows", "tasks", "correct", "accuracy", "decided", "decided_unit", "method",
+        "archive_method", "matches_archive", "flags", "status", "judge", "reference_error",
+    ]
+    assert s["decided"] == {"rules": 1, "recorded": 0, "live": 0, "undecided": 0} and s["correct"] == 1.0
+    assert s["matches_archive"] is True and s["archive_method"] is None and s["status"] == {"ok": 1, "unparsed": 1}
+    s = r.rules_only_stats(
+        "s", None, rows, input_rows=2, tasks=1, correct=0, accuracy=0.0, method="rules", archive_method="judge j",
+        matches=False, crashed_rows=0,
+    )
+    assert "flags" not in s and list(s)[-4:] == ["status", "judge", "crashed_rows", "reference_error"]
+    assert s["matches_archive"] is False and s["archive_method"] == "judge j"

@@ -169,6 +169,11 @@ def test_storage_alone_is_the_record_and_no_report_is_unverified(tmp_path):
     ] == 5
     # m_WeMath_COT.xlsx is a result file, not m_WeMath's record.
     assert find_records(tmp_path / "m_WeMath_COT.xlsx", "wemath") is None
+    # WeMath_COT's storage beside its result file sorts before m_WeMath_gpt4o-mini.xlsx
+    # ('C' < 'g') and has 'hit': it is WeMath_COT's record, never m_WeMath's.
+    shutil.copy(DATA / "m_WeMath_COT_gpt4o-mini.xlsx", tmp_path / "m_WeMath_COT_gpt4o-mini.xlsx")
+    again = find_records(tmp_path / "m_WeMath.xlsx", "wemath")
+    assert [p.name for p in again.files] == ["m_WeMath_gpt4o-mini.xlsx"] and again.entries == found.entries
     from gaia_fast.grading import many
 
     plain = tmp_path / "plain" / "e"

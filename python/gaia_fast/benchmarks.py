@@ -71,6 +71,11 @@ class Benchmark:
     #: file with no date (no run folder commit, no ``--as-of``) that has such a report beside
     #: it, and not this entry's own ``report``, is graded with that era's variant.
     era_reports: tuple[tuple[str, str], ...] = ()
+    #: The report's headline cell where :func:`gaia_fast.grading.reporters.headline`'s
+    #: heuristic picks another: names tried in order, each a column (read in the row labelled
+    #: ``Overall`` when there is one, else the first row) or a nested rating's key. Empty, or
+    #: none of them in the report (another era's shape): the heuristic.
+    headline: tuple[str, ...] = ()
 
     def variant_on(self, day: _dt.date | str) -> str | None:
         """The variant VLMEvalKit's code for this benchmark had on ``day``; ValueError when
@@ -442,6 +447,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="AMBER: YOrN_Extraction (--variant, default classic), answers compared ignoring case, AMBER_rating (Attribute, Existence, Relation, Avg ACC)",
             variants=(("2024-09-20", "classic"), ("2025-05-13", "2025-05")),  # d358b42c: AMBER added; rating unchanged since
             grading="rules+judge-fallback",
+            headline=("Avg ACC",),
         ),
         Benchmark(
             "vsr",
@@ -514,6 +520,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             # abaa7e06 (2024-07-22): MTVQADataset, unchanged since.
             variants=(("2024-07-03", "2024-07"), ("2024-07-22", None)),
             grading="rules",
+            headline=("Average",),
         ),
         Benchmark(
             "erqa",
@@ -627,6 +634,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             # next day, and the evaluation is the same from then to head.
             variants=(("2023-12-21", "classic"),),
             grading="rules",
+            headline=("CIDEr",),
         ),
         Benchmark(
             "omni3dbench",
@@ -658,6 +666,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="OlympiadBench: answer extraction and the authors' judge",
             variants=(("2024-11-16", "vlmevalkit"),),  # 089dc350: OlympiadBench added (the MathJudger port)
             grading="rules",
+            headline=("AVG",),
         ),
         Benchmark(
             "mmvet",
@@ -1048,6 +1057,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             # are not strict JSON read by json_repair.
             variants=(("2024-12-30", "2024-12"), ("2025-06-17", "2025-06"), ("2025-07-08", "2025-07"), ("2026-04-06", "2026-04")),
             grading="rules",
+            headline=("total",),
         ),
         Benchmark(
             "visfactor",
@@ -1058,6 +1068,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             # (the letter rule raised); 17973eb8: fixed; 9cc14cd0: the report through d2df.
             variants=(("2025-06-27", "2025-06"), ("2025-07-07", "2025-07-07"), ("2025-07-09", "2025-07"), ("2025-09-12", "2025-09")),
             grading="rules",
+            headline=("ALL",),
         ),
         Benchmark(
             "av-speakerbench",
@@ -1078,6 +1089,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             # to {stem}_en_easy_score.json (the values are the same).
             variants=(("2024-08-07", "classic"),),
             grading="rules",
+            headline=("Exact_Match",),
         ),
         Benchmark(
             "vcr-en-hard",
@@ -1089,6 +1101,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             # to {stem}_en_hard_score.json (the values are the same).
             variants=(("2024-08-07", "classic"),),
             grading="rules",
+            headline=("Exact_Match",),
         ),
         Benchmark(
             "v2pbench",
@@ -1109,6 +1122,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="CRPE: crpe.is_correct (first letter, else answer[4:] as a substring); per row, from 2025-09 per group of four; per category",
             variants=(("2024-09-13", "classic"), ("2025-09-08", "2025-09")),  # 5803732d: added; 228ef45c: groups of four
             grading="rules",
+            headline=("total",),
         ),
         Benchmark(
             "mmniah",
@@ -1118,6 +1132,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="MM-NIAH: mmniah.is_correct (option index from digits or one letter, else VQAEval whole-word match); per category",
             variants=(("2024-12-05", "classic"),),  # 5d3cebcf: added; the same rule at head
             grading="rules",
+            headline=("total",),
         ),
         Benchmark(
             "qspatial",
@@ -1136,6 +1151,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="MRareBench diagnosis: ranked top-10 list, hit by normalised equality / containment / token F1 >= 0.6 against answer + aliases; Recall@k, MRR, MR (no --judge)",
             variants=(("2026-07-31", "classic"),),  # aec2f4e9: added; the same rule at head
             grading="rules",
+            headline=("hit_rate",),
         ),
         Benchmark(
             "vlrmbench",
@@ -1145,6 +1161,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             description="VLRMBench: step-label F1 (positive / negative / weighted) per category, multi-solution pair accuracy, foresight yes/no accuracy",
             variants=(("2025-10-30", "classic"),),  # 304c2e9d: added; the same rule at head
             grading="rules",
+            headline=("Overall_F1_weighted", "multi_solution_accuracy", "foresight_accuracy"),
         ),
         Benchmark(
             "gsm8k_v",
@@ -1348,6 +1365,7 @@ BENCHMARKS: dict[str, Benchmark] = {
             # 75d01151: OCRBench_v2.evaluate added (its _score.json); later commits lint only and add _MINI.
             variants=(("2025-07-07", "classic"),),
             grading="rules",
+            headline=("English Overall Score",),
         ),
         # --- end branch ocrv2 ---
         # --- branch step1: NaturalBench, VLMBlind, XLRS-Bench-lite and small own-rule sets ---

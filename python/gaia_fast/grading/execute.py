@@ -44,6 +44,7 @@ __all__ = [
     "grade_job",
     "grade_many",
     "out_paths",
+    "record_kind",
     "report_paths",
 ]
 
@@ -308,8 +309,9 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
     judge = options.judges.get(entry.module)
     family_options = {**entry.options, **(options.judge_options.get(entry.module) or {})}
     records = None
-    if entry.module in RECORDED_JUDGE_MODULES:
-        records = _records(job, entry, options)
+    kind = record_kind(module)
+    if kind is not None:
+        records = _records(job, kind)
         family_options.update(recorded=records, judge_policy=options.judge_policy)
     result = module.grade(frame, variant=variant, seed=options.seed, judge=judge, **family_options)
     if report is not None:
@@ -339,12 +341,12 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
         )
     decided = stats.get("decided") or {}
     undecided = int(decided.get("undecided") or 0)
-    found = headline(result.report)
+    found = headline(result.report, entry.headline)
     theirs = _archive_report(job, entry, report, records)
     their_headline, differences = None, []
     if theirs is not None:
         their_report = read_report(theirs)
-        found_theirs = headline(their_report)
+        found_theirs = headline(their_report, entry.headline)
         their_headline = None if found_theirs is None else found_theirs[1]
         differences = report_differences(result.report, their_report)
     status = "ok_by_shape" if job.by_shape else "ok"
@@ -444,23 +446,22 @@ def _archive_report(job: Job, entry: benchmarks.Benchmark, ours: Path | None, re
 _OTHER_REPORTS = ("_acc.csv", "_acc.json", "_acc.xlsx", "_score.csv", "_score.json", "_exact_matching_score.csv")
 
 
-#: The families that replay an archive's recorded judge replies (``recorded=``, ``judge_policy=``).
-RECORDED_JUDGE_MODULES = frozenset(
-    f"gaia_fast.scorers.vlm.{m}"
-    for m in ("mcq", "mcq_reports", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged", "xlrs", "judged_hits", "wemath")
-)
-#: A family module whose records are another's kind (mcq_reports wraps mcq.grade).
-_RECORD_KIND = {"mcq_reports": "mcq"}
+def record_kind(module: Any) -> str | None:
+    """The kind of judge records a family module replays (its ``RECORD_KIND``; None: it
+    replays none). Such a family's ``grade`` takes ``recorded=`` and ``judge_policy=``: adding
+    one is its module and its registry entry."""
+    kind = getattr(module, "RECORD_KIND", None)
+    if kind is not None and not isinstance(kind, str):
+        raise TypeError(f"{module.__name__}.RECORD_KIND must be a record kind (str), not {type(kind).__name__}")
+    return kind
 
 
-def _records(job: Job, entry: benchmarks.Benchmark, options: GradeOptions) -> Any:
+def _records(job: Job, kind: str) -> Any:
     """The archive's recorded judge replies for ``job`` (None when it has none). A
     judge-scored set, whose every row the judge scores, always gets records (empty ones
     when there are none: every row then needs a judge)."""
     from gaia_fast.scorers.vlm.recorded import Records, find_records
 
-    module = entry.module.rsplit(".", 1)[-1]
-    kind = _RECORD_KIND.get(module, module)
     found = find_records(job.path, kind)
     if found is None and kind == "judged":
         return Records.empty(job.path, kind)

@@ -149,11 +149,12 @@ def _numeric(s: pl.Series) -> pl.Series:
     return s
 
 
-def headline(report: pl.DataFrame) -> tuple[str, float] | None:
-    """The report's headline cell as ``(name, value)``: the first row's ``Overall``; else a
-    row labelled ``Overall`` and its ``acc`` (MMVet) or first number (HallusionBench's aAcc); MME's
-    perception + reasoning; OCRBench's ``Final Score``; OCRBench v2's ``English Overall Score``; else the first row's first number.
-    None for a report with no number."""
+def headline(report: pl.DataFrame, metrics: tuple[str, ...] = ()) -> tuple[str, float] | None:
+    """The report's headline cell as ``(name, value)``: the first of ``metrics`` (the
+    registry's ``headline``) the report has; else, by a heuristic, the first row's
+    ``Overall``; else a row labelled ``Overall`` and its ``acc`` (MMVet) or first number
+    (HallusionBench's aAcc); MME's perception + reasoning; OCRBench's ``Final Score``; else
+    the first row's first number. None for a report with no number."""
     if report.height == 0:
         return None
     label = report.columns[0] if report[report.columns[0]].dtype == pl.String else None
@@ -163,14 +164,18 @@ def headline(report: pl.DataFrame) -> tuple[str, float] | None:
         if overall.height:
             row = overall.row(0, named=True)
     numbers = {k: v for k, v in row.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
-    if label == "key" and "value" in report.columns:
-        # A flattened nested rating: its overall leaf.
+    rating = label == "key" and "value" in report.columns  # a flattened nested rating
+    for name in metrics:
+        if rating and (v := _leaf(report, name)) is not None:
+            return name, v
+        if name in numbers:
+            return name, float(numbers[name])
+    if rating:
+        # Its overall leaf.
         for key in ("overall|overall", "overall|score", "final_rating|total", "overall|2"):
-            hit = report.filter(pl.col("key") == key)
-            text = hit["value"].cast(pl.String).str.strip_suffix("%") if hit.height else None
-            if text is not None and isinstance(v := text.cast(pl.Float64, strict=False)[0], float):
+            if (v := _leaf(report, key)) is not None:
                 return key, v
-    for name in ("Overall", "Final Score", "English Overall Score", "acc", "Acc", "accuracy"):
+    for name in ("Overall", "Final Score", "acc", "Acc", "accuracy"):
         if name in numbers:
             return name, float(numbers[name])
     if "perception" in numbers and "reasoning" in numbers:
@@ -179,6 +184,15 @@ def headline(report: pl.DataFrame) -> tuple[str, float] | None:
         name = next(iter(numbers))
         return name, float(numbers[name])
     return None
+
+
+def _leaf(report: pl.DataFrame, key: str) -> float | None:
+    """A flattened rating's number at ``key`` (``"61.2%"`` reads as 61.2), or None."""
+    hit = report.filter(pl.col("key") == key)
+    if not hit.height:
+        return None
+    v = hit["value"].cast(pl.String).str.strip_suffix("%").cast(pl.Float64, strict=False)[0]
+    return v if isinstance(v, float) else None
 
 
 def _same(x: Any, y: Any) -> bool:

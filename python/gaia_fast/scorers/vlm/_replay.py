@@ -1,8 +1,10 @@
 """The stats keys shared by the families that replay an archive's recorded judge outputs
 (math_judged, shortqa, judged, spatial, video_mcq, mcq/yorn): who decided each row
 (``decided``), the method line, whether the re-grade matches the archive's, the
-disagreement count and the summary of the records read. One place, so the keys the
-pipeline reads are spelled and counted the same way everywhere.
+disagreement count and the summary of the records read (:func:`replay_stats`: a replay
+family's whole stats dict); and the stats of a family graded by its rules alone
+(:func:`rules_only_stats`). One place, so the keys the pipeline reads are spelled, counted
+and ordered the same way everywhere.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ __all__ = [
     "method_line",
     "records_summary",
     "replay_matches",
+    "replay_stats",
+    "rules_only_stats",
     "status_counts",
     "tally_keys",
 ]
@@ -119,3 +123,91 @@ def status_counts(rows: pl.DataFrame) -> dict[str, int]:
 def records_summary(recorded: Records) -> dict[str, Any]:
     """``stats["records"]``: the judge named, the files read, the entries and the notes."""
     return {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+
+
+def replay_stats(
+    benchmark: str,
+    variant: str | None,
+    rows: pl.DataFrame,
+    *,
+    input_rows: int,
+    tasks: int,
+    correct: float,
+    decided: dict[str, int],
+    method: str,
+    judge_policy: str,
+    archive_method: str | None,
+    matches: bool,
+    counts: dict[str, int] | None = None,
+    flags: dict[str, int] | None = None,
+    crashed_rows: int = 0,
+    reference_error: str | None = None,
+    recorded: Records | None = None,
+    accuracy: float | None = None,
+) -> dict[str, Any]:
+    """A replay family's stats, keys in this order: ``benchmark``, ``variant``,
+    :func:`tally_keys`, :func:`method_keys`, ``counts`` (disagreements and the like),
+    ``flags`` (by default the counts that are not 0), ``status`` (:func:`status_counts` of
+    the scored ``rows``), ``judge`` (False: no live judge), ``crashed_rows``,
+    ``reference_error`` and, when ``recorded`` is given, ``records``
+    (:func:`records_summary`). ``accuracy`` replaces ``correct / tasks`` where the family
+    averages otherwise."""
+    counts = counts or {}
+    stats: dict[str, Any] = {"benchmark": benchmark, "variant": variant, **tally_keys(input_rows, tasks, correct)}
+    if accuracy is not None:
+        stats["accuracy"] = accuracy
+    stats |= {
+        **method_keys(decided, method, judge_policy, archive_method, matches),
+        **counts,
+        "flags": {k: n for k, n in counts.items() if n} if flags is None else flags,
+        "status": status_counts(rows),
+        "judge": False,
+        "crashed_rows": crashed_rows,
+        "reference_error": reference_error,
+    }
+    if recorded is not None:
+        stats["records"] = records_summary(recorded)
+    return stats
+
+
+def rules_only_stats(
+    benchmark: str,
+    variant: str | None,
+    rows: pl.DataFrame,
+    *,
+    input_rows: int,
+    tasks: int,
+    correct: float,
+    accuracy: float | None,
+    method: str,
+    archive_method: str | None = None,
+    matches: bool = True,
+    flags: dict[str, int] | None = None,
+    crashed_rows: int | None = None,
+    reference_error: str | None = None,
+) -> dict[str, Any]:
+    """The stats of a set graded by its rules alone (every scored row decided by the rules),
+    keys in this order: ``benchmark``, ``variant``, ``rows``, ``tasks``, ``correct``,
+    ``accuracy``, ``decided``, ``decided_unit``, ``method``, ``archive_method``,
+    ``matches_archive``, ``flags`` (when given), ``status``, ``judge``, ``crashed_rows``
+    (when given), ``reference_error``."""
+    stats: dict[str, Any] = {
+        "benchmark": benchmark,
+        "variant": variant,
+        "rows": input_rows,
+        "tasks": tasks,
+        "correct": float(correct),
+        "accuracy": accuracy,
+        "decided": decided_from_routes({"rules": tasks}),
+        "decided_unit": "rows",
+        "method": method,
+        "archive_method": archive_method,
+        "matches_archive": matches,
+    }
+    if flags is not None:
+        stats["flags"] = flags
+    stats |= {"status": status_counts(rows), "judge": False}
+    if crashed_rows is not None:
+        stats["crashed_rows"] = crashed_rows
+    stats["reference_error"] = reference_error
+    return stats

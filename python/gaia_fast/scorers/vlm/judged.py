@@ -61,6 +61,10 @@ from gaia_fast.scorers.vlm._replay import (
 )
 from gaia_fast.scorers.vlm.recorded import Records
 
+#: The judge records this family replays: the executor passes ``find_records(path, RECORD_KIND)``
+#: as ``recorded=``.
+RECORD_KIND = "judged"
+
 __all__ = ["BENCHMARKS", "CAPABILITIES", "VARIANTS", "grade", "judge_prompt"]
 
 BENCHMARKS = {"mmvet": "mmvet", "mmvet_hard": "mmvet", "llavabench": "llavabench"}

@@ -45,6 +45,10 @@ from gaia_fast.scorers.vlm.mcq import _column_map, _report_acc
 from gaia_fast.scorers.vlm.recorded import Records
 from gaia_fast.scorers.vlm.vqa_tables import CONTRACTIONS
 
+#: The judge records this family replays: the executor passes
+#: ``find_records(path, RECORD_KIND)`` as ``recorded=``.
+RECORD_KIND = "judged_hits"
+
 __all__ = ["BENCHMARKS", "VARIANTS", "grade", "omni_rule"]
 
 #: One rule since it was added (``--as-of`` picks ``classic``).

@@ -47,18 +47,18 @@ from gaia_fast.scorers.vlm._pandas import PANDAS_NA
 from gaia_fast.scorers.vlm._replay import (
     check_replay_args,
     decided_from_routes,
-    disagreement_keys,
     has_record_files,
     judge_label,
-    method_keys,
     method_line,
-    records_summary,
     replay_matches,
-    status_counts,
-    tally_keys,
+    replay_stats,
 )
 from gaia_fast.scorers.vlm.mcq import can_infer
 from gaia_fast.scorers.vlm.recorded import Records
+
+#: The judge records this family replays: the executor passes ``find_records(path, RECORD_KIND)``
+#: as ``recorded=``.
+RECORD_KIND = "math_judged"
 
 __all__ = ["BENCHMARKS", "PREFETCH_LOG", "VARIANTS", "grade", "post_check"]
 
@@ -291,19 +291,23 @@ def grade(
     method = method_line([("rules", decided["rules"], "prefetch"), (who, decided["recorded"])], decided["undecided"])
     archive_method = f"rules + judge {recorded.judge}" if has_record_files(recorded) else None
     n_hit = sum(1 for k in kept if k[3])
-    stats: dict[str, Any] = {
-        "benchmark": bench,
-        "variant": variant,
-        **tally_keys(frame.height, len(kept), n_hit),
-        **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"], disagree)),
-        **disagreement_keys("prefetch_disagreements", disagree),
-        "status": status_counts(rows),
-        "judge": False,
-        "crashed_rows": routes["error"],
-        "reference_error": reference_error,
-    }
-    if recorded is not None:
-        stats["records"] = records_summary(recorded)
+    stats = replay_stats(
+        bench,
+        variant,
+        rows,
+        input_rows=frame.height,
+        tasks=len(kept),
+        correct=n_hit,
+        decided=decided,
+        method=method,
+        judge_policy=judge_policy,
+        archive_method=archive_method,
+        matches=replay_matches(archive_method, judge_policy, decided["undecided"], disagree),
+        counts={"prefetch_disagreements": disagree},
+        crashed_rows=routes["error"],
+        reference_error=reference_error,
+        recorded=recorded,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -446,19 +450,22 @@ def _grade_mathverse(frame: pl.DataFrame, recorded: Records | None, judge_policy
     method = method_line([("rules on the recorded extraction", decided["rules"]), (who, decided["recorded"])], decided["undecided"])
     archive_method = f"judge {recorded.judge} (extract + score)" if has_record_files(recorded) else None
     n_right = sum(1 for k in kept if k[3])
-    stats: dict[str, Any] = {
-        "benchmark": "mathverse",
-        "variant": "classic",
-        **tally_keys(frame.height, len(kept), n_right),
-        **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"])),
-        "flags": {},
-        "status": status_counts(rows),
-        "judge": False,
-        "crashed_rows": routes["error"],
-        "reference_error": reference_error,
-    }
-    if recorded is not None:
-        stats["records"] = records_summary(recorded)
+    stats = replay_stats(
+        "mathverse",
+        "classic",
+        rows,
+        input_rows=frame.height,
+        tasks=len(kept),
+        correct=n_right,
+        decided=decided,
+        method=method,
+        judge_policy=judge_policy,
+        archive_method=archive_method,
+        matches=replay_matches(archive_method, judge_policy, decided["undecided"]),
+        crashed_rows=routes["error"],
+        reference_error=reference_error,
+        recorded=recorded,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -547,19 +554,23 @@ def _grade_logicvista(frame: pl.DataFrame, recorded: Records | None, judge_polic
     method = method_line([(f"{who} extractions + LogicVista_auxeval's letter rule", decided["recorded"])], decided["undecided"])
     archive_method = f"judge {recorded.judge}" if has_record_files(recorded) else None
     n_hit = sum(h for _, h in kept)
-    stats: dict[str, Any] = {
-        "benchmark": "logicvista",
-        "variant": "classic",
-        **tally_keys(frame.height, len(kept), n_hit),
-        **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"], disagree)),
-        **disagreement_keys("record_disagreements", disagree),
-        "status": status_counts(rows),
-        "judge": False,
-        "crashed_rows": routes["error"],
-        "reference_error": reference_error,
-    }
-    if recorded is not None:
-        stats["records"] = records_summary(recorded)
+    stats = replay_stats(
+        "logicvista",
+        "classic",
+        rows,
+        input_rows=frame.height,
+        tasks=len(kept),
+        correct=n_hit,
+        decided=decided,
+        method=method,
+        judge_policy=judge_policy,
+        archive_method=archive_method,
+        matches=replay_matches(archive_method, judge_policy, decided["undecided"], disagree),
+        counts={"record_disagreements": disagree},
+        crashed_rows=routes["error"],
+        reference_error=reference_error,
+        recorded=recorded,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -733,17 +744,21 @@ def _grade_dynamath(frame: pl.DataFrame, recorded: Records | None, judge_policy:
     method = method_line([("rules", decided["rules"]), (who, decided["recorded"])], decided["undecided"])
     archive_method = f"rules + judge {recorded.judge}" if has_record_files(recorded) else None
     n_right = sum(1 for r in kept if r["correct"])
-    stats: dict[str, Any] = {
-        "benchmark": "dynamath",
-        "variant": "classic",
-        **tally_keys(frame.height, len(kept), n_right),
-        **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"], disagree)),
-        **disagreement_keys("record_disagreements", disagree),
-        "status": status_counts(rows),
-        "judge": False,
-        "crashed_rows": routes["error"],
-        "reference_error": reference_error,
-    }
-    if recorded is not None:
-        stats["records"] = records_summary(recorded)
+    stats = replay_stats(
+        "dynamath",
+        "classic",
+        rows,
+        input_rows=frame.height,
+        tasks=len(kept),
+        correct=n_right,
+        decided=decided,
+        method=method,
+        judge_policy=judge_policy,
+        archive_method=archive_method,
+        matches=replay_matches(archive_method, judge_policy, decided["undecided"], disagree),
+        counts={"record_disagreements": disagree},
+        crashed_rows=routes["error"],
+        reference_error=reference_error,
+        recorded=recorded,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)

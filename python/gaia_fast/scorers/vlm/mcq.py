@@ -52,6 +52,10 @@ from gaia_fast.scorers.vlm.mcq_tables import (
 )
 from gaia_fast.scorers.vlm.recorded import EXACT_MATCHING_TEXT, RANDOM_TEXT, Records, index_key_expr, log_text
 
+#: The judge records this family replays: the executor passes ``find_records(path, RECORD_KIND)``
+#: as ``recorded=``.
+RECORD_KIND = "mcq"
+
 __all__ = [
     "BENCHMARKS",
     "VARIANTS",

@@ -39,6 +39,10 @@ from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm.judged import _pairwise_sum
 from gaia_fast.scorers.vlm.mcq_tables import MMB_ABBRS
 
+#: The judge records this family replays: the executor passes ``find_records(path, RECORD_KIND)``
+#: as ``recorded=`` (it wraps mcq.grade).
+RECORD_KIND = "mcq"
+
 __all__ = ["PREPROCS", "REPORTS", "VARIANTS", "can_infer_sequence", "cot_postproc", "grade", "mmmu_eval_shape", "mmmu_preproc"]
 
 #: Report variants ``grade(report=...)`` accepts.

@@ -35,6 +35,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column, pandas_str
+from gaia_fast.scorers.vlm._replay import rules_only_stats
 from gaia_fast.scorers.vlm.judged import _pairwise_sum
 
 __all__ = ["grade", "multiplier", "parse_prediction"]
@@ -201,21 +202,16 @@ def grade(
         pl.Series("reason", reasons, pl.String),
     )
     scored = [x for x in d2 if x is not None]
-    stats: dict[str, Any] = {
-        "benchmark": "qspatial",
-        "variant": "classic",
-        "rows": n,
-        "tasks": len(scored),
-        "correct": float(sum(scored)),
-        "accuracy": output.get("delta_2") if output else None,
-        "decided": {"rules": len(scored), "recorded": 0, "live": 0, "undecided": 0},
-        "decided_unit": "rows",
-        "method": "rules (scalar / distance_unit boxes in cm; max ratio < 2 and < 1.5)",
-        "archive_method": None,
-        "matches_archive": True,
-        "flags": {"unparsed": status.count("unparsed")} if "unparsed" in status else {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "reference_error": error,
-    }
+    stats = rules_only_stats(
+        "qspatial",
+        "classic",
+        rows,
+        input_rows=n,
+        tasks=len(scored),
+        correct=sum(scored),
+        accuracy=output.get("delta_2") if output else None,
+        method="rules (scalar / distance_unit boxes in cm; max ratio < 2 and < 1.5)",
+        flags={"unparsed": status.count("unparsed")} if "unparsed" in status else {},
+        reference_error=error,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)

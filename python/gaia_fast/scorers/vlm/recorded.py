@@ -17,11 +17,26 @@ outputs"; the names are the same from c03bc048, 2024-07, to head):
   and ``score``. Neither names the judge.
 * spatial_bench (EASI spatial sets): ``{stem}_llm_{model}.xlsx`` (the rows plus
   ``judge_grade``, ``pred_extracted``, ``hit``) and ``{stem}_llm_{model}_judge.pkl``
-  (``index -> (grade, extracted)``); see :func:`_find_spatial`.
+  (``index -> (grade, extracted)``); see ``_RULES["spatial"]``.
 * judge-scored VQA (MMVet): ``{stem}_{J}.{xlsx,pkl}``: the rows plus ``score`` (and, from
   2023-12-11, ``log``); the pkl is ``index -> {"score", "log"}``. 2023-12 archives keep the
   judge's raw reply text in ``score``. LLaVABench: ``{stem}_openai_result.xlsx``, the rows
   plus ``gpt4_score`` and ``score`` (whatever the judge model, no pickle).
+* WeMath: the multiple-choice records; without a usable one, the storage ``WeMath.evaluate``
+  dumps, ``{stem}_{J}.{xlsx,...}`` (the rows plus ``hit`` and ``log``).
+* XLRS-Bench-lite: the cache ``{stem}_{J}_result.pkl``, *row position* ->
+  ``{"pred", "processed_pred"}`` (``J``: ``str()`` of the judge object, new each run).
+* AyaVisionBench / VLMBias / Asclepius: ``{stem}_{J}.{xlsx,pkl}``, the rows plus the verdict
+  (``hit``, ``res``, ``log``; Asclepius ``eval_score``, ``eval_log``); VLMBias's pickle holds
+  ``(hit, log)`` tuples and is read only without the table.
+
+Every kind's file names are one table, ``_RULES`` (kind -> dataset rules -> file kinds), read
+by one finder (WeMath's, whose storage is tried after unusable records and may share its name
+with another dataset's result file, has a reader of its own in the table). With the files of
+several judges beside a result file, a set that holds judge records is taken over
+judge-named files that do not (a custom variant's predictions such as
+``{model}_LogicVista_Rationale.xlsx`` beside ``{model}_LogicVista.xlsx``), whatever their
+times; among record sets, the newest (a note names the others).
 
 :func:`find_records` finds and loads them; pickles go through
 :mod:`gaia_fast.io.safe_pickle`. From 2025 VLMEvalKit's ``dump`` pickles a table it cannot
@@ -36,9 +51,10 @@ import json
 import logging
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 
@@ -56,8 +72,6 @@ RANDOM_TEXT = "Failed to predict, thus randomly generate one."
 _log = logging.getLogger(__name__)
 
 _TABLE_EXT = ("xlsx", "tsv", "csv", "json")
-#: The kinds of records :func:`find_records` knows (one per family that replays them).
-KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged", "wemath", "xlrs", "judged_hits")
 #: Stem suffixes of VLMEvalKit's other outputs: never a judge name of ``{stem}_{J}.xlsx``.
 _NOT_JUDGE = re.compile(
     r".*(_|^)(acc|acc_all|score|score_fine|score2|result|auxmatch|tmp|prefetch|supp|fine_grained|metrics|rating|"
@@ -298,13 +312,15 @@ def _same_number(a: Any, b: Any) -> bool:
 
 
 def _kind_of(path: Path) -> str | None:
+    """The record kind of the family the registry grades ``path`` with (its ``RECORD_KIND``)."""
+    import importlib
+
     from gaia_fast import benchmarks
 
     found = benchmarks.detect(path)
     if found is None:
         return None
-    module = found.benchmark.module.rsplit(".", 1)[-1]
-    return {k: k for k in KINDS}.get(module)
+    return getattr(importlib.import_module(found.benchmark.module), "RECORD_KIND", None)
 
 
 def _belongs_to_longer_stem(folder_names: set[str], stem: str, judge: str) -> bool:
@@ -322,389 +338,97 @@ def _newest(paths: list[Path]) -> float:
     return max(p.stat().st_mtime for p in paths)
 
 
-def _find_mcq(path: Path, names: set[str]) -> Records | None:
-    stem = path.stem
-    rx = re.compile(rf"{re.escape(stem)}_(?P<j>.+)_result\.(?P<ext>pkl|{'|'.join(_TABLE_EXT)})")
-    by_judge: dict[str, list[Path]] = {}
-    for name in sorted(names):
-        m = rx.fullmatch(name)
-        if not m:
-            continue
-        j = m.group("j")
-        if re.search(r"_vanilla(_circ0|_all)?$", j) or _belongs_to_longer_stem(names, stem, j):
-            continue
-        by_judge.setdefault(j, []).append(path.parent / name)
-    if not by_judge:
+#: Judge-named files are read tables first, by extension, then the pickle (VLMEvalKit's cache).
+_SORTED = ("csv", "json", "tsv", "xlsx", "pkl")
+#: ``{stem}_{J}_vanilla*_result``: PRINT_VANILLA side runs, not the circular records.
+_VANILLA = re.compile(r".*_vanilla(?:_circ0|_all)?")
+
+
+@dataclass(frozen=True)
+class _Files:
+    """One kind of record file: ``{stem}_{name}.{ext}``. ``name`` is a regex; its group ``j``,
+    where it has one, is the judge's name."""
+
+    name: str
+    #: The extensions, in the order the files are read (a later file only adds indexes).
+    exts: tuple[str, ...]
+    #: What a table (or a pickled table, or a pickled ``index -> dict``) is read for.
+    fields: tuple[str, ...] = ()
+    #: A pickled ``index -> value`` dict: the field its value is kept as.
+    value_name: str | None = None
+    #: A file none of whose records holds one of these is not used (``missing`` says why).
+    need: tuple[str, ...] = ()
+    missing: str = ""
+    #: The need is checked on pickles too (else on tables only).
+    need_pickle: bool = True
+    #: The need is a non-empty value, not only the column.
+    need_value: bool = False
+    #: Fields that must agree with the file read first (a disagreement is noted).
+    compare: tuple[str, ...] = ()
+    #: Added to every record read from these files.
+    mark: tuple[tuple[str, str], ...] = ()
+    #: A reader of its own: ``(file, notes) -> entries`` (None: not used, a note says why).
+    load: Callable[[Path, list[str]], dict[str, dict[str, Any]] | None] | None = None
+    #: Read after the files of a lower rank, whatever the order they are claimed in.
+    rank: int = 0
+
+    def regex(self, stem: str) -> re.Pattern[str]:
+        return re.compile(rf"{re.escape(stem)}_{self.name}\.(?P<ext>{'|'.join(map(re.escape, self.exts))})")
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """Where one kind (or one dataset of a kind) keeps its records. A file name is claimed by
+    the first of ``files`` it matches; the files of one judge make one record set."""
+
+    kind: str
+    files: tuple[_Files, ...]
+    #: The judge of files whose names carry none.
+    judge: str | None = None
+    #: Judge parts that name another output of VLMEvalKit, not a judge.
+    not_judge: re.Pattern[str] | None = None
+    #: Drop names that are the records of a longer stem (:func:`_belongs_to_longer_stem`).
+    longer_stem: bool = False
+    #: Only the first usable file is read.
+    first_only: bool = False
+    #: The rule tried when no file of this one is beside the result file.
+    then: _Rule | None = None
+    #: A note added to what is found (when a name beside matches ``note_if``, if given; with
+    #: ``note_if_used``, only when a file is used).
+    note: str = ""
+    note_if: str = ""
+    note_if_used: bool = False
+    #: What the note on the sets of several judges calls them.
+    several: str = "records of several judges"
+    #: A finder of its own, ``(result path, names beside) -> Records``, for a kind whose
+    #: reading the file kinds cannot say (``files`` is then empty).
+    reader: Callable[[Path, set[str]], Records | None] | None = None
+
+
+def _spatial_cache(f: Path, notes: list[str]) -> dict[str, dict[str, Any]] | None:
+    """spatial_bench's ``_judge.pkl``: ``index -> (grade, extracted)``."""
+    data = safe_pickle.load(f)
+    if not isinstance(data, dict):
+        notes.append(f"{f.name}: not used: it holds a {type(data).__name__}, not the index -> (grade, extracted) cache")
         return None
-    notes: list[str] = []
-    judge = max(by_judge, key=lambda j: (_newest(by_judge[j]), j))
-    if len(by_judge) > 1:
-        others = ", ".join(sorted(j for j in by_judge if j != judge))
-        notes.append(f"records of several judges beside the file ({others} too); the newest, {judge}, is used")
-    # The table first (report_acc read it), then the pickle (VLMEvalKit's cache) for indexes it lacks.
-    files = sorted(by_judge[judge], key=lambda p: (p.suffix == ".pkl", p.suffix))
-    entries: dict[str, dict[str, Any]] = {}
-    used: list[Path] = []
-    columns: tuple[str, ...] = ()
-    for f in files:
-        if f.suffix == ".pkl":
-            got = _pickle_entries(f, notes, fields=("hit", "log", "prediction"))
-        else:
-            res = _table_entries(f, ("hit", "log", "prediction"), notes)
-            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
-            if got is not None and not any("hit" in r for r in got.values()):
-                notes.append(f"{f.name}: not used: it has no 'hit' column (not a judged copy of the results)")
-                got = None
-        if got is None:
+    got: dict[str, dict[str, Any]] = {}
+    for k, v in data.items():
+        key = index_key(k)
+        if key is None:
             continue
-        _merge(entries, got, f.name, notes, ("hit",))
-        used.append(f)
-    if not used:
-        return Records(path, "mcq", judge, (), {}, columns, notes)
-    return Records(path, "mcq", judge, tuple(used), entries, columns, notes)
+        # parallel_llm_extract: a value that is not a pair gives (None, None).
+        g, ex = (v[0], v[1]) if isinstance(v, (list, tuple)) and len(v) >= 2 else (None, None)
+        got[key] = {"judge_grade": g, "pred_extracted": ex, "hit": 1 if g == "A" else 0}
+    return got
 
 
-def _find_wemath(path: Path, names: set[str]) -> Records | None:
-    """WeMath: mcq_vanilla_eval's ``{stem}_{J}_result.pkl``; without it, the storage
-    ``WeMath.evaluate`` dumps, ``{stem}_{J}.{xlsx,tsv,json}`` (the rows plus ``hit`` and
-    ``log``; ``{stem}_COT.xlsx`` is WeMath_COT's result file, not a record)."""
-    from gaia_fast import benchmarks
-
-    found = _find_mcq(path, names)
-    if found is not None and found.files:
-        return found
-    stem = path.stem
-    rx = re.compile(rf"{re.escape(stem)}_(?P<j>.+)\.(?P<ext>{'|'.join(_TABLE_EXT)})")
-    notes: list[str] = list(found.notes) if found is not None else []
-    for name in sorted(names):
-        m = rx.fullmatch(name)
-        if not m or _NOT_JUDGE.fullmatch(m.group("j")) or benchmarks.detect(path.parent / name) is not None:
-            continue
-        res = _table_entries(path.parent / name, ("hit", "log", "prediction"), notes)
-        if res is None or not any("hit" in r for r in res[0].values()):
-            continue
-        return Records(path, "mcq", m.group("j"), (path.parent / name,), res[0], res[1], notes)
-    return found
-
-
-def _find_yorn(path: Path, names: set[str]) -> Records | None:
-    stem = path.stem
-    aux = [path.parent / f"{stem}_auxmatch.{ext}" for ext in (*_TABLE_EXT, "pkl") if f"{stem}_auxmatch.{ext}" in names]
-    tmp = path.parent / f"{stem}_tmp.pkl" if f"{stem}_tmp.pkl" in names else None
-    if not aux and tmp is None:
-        return None
-    notes: list[str] = []
-    entries: dict[str, dict[str, Any]] = {}
-    used: list[Path] = []
-    columns: tuple[str, ...] = ()
-    for f in aux:
-        if f.suffix == ".pkl":  # the table pickled by dump's fallback
-            got = _pickle_entries(f, notes, fields=("extracted",))
-            if got is None:
-                continue
-            _merge(entries, got, f.name, notes, ("extracted",))
-            used.append(f)
-            continue
-        res = _table_entries(f, ("extracted",), notes)
-        if res is None:
-            continue
-        _merge(entries, res[0], f.name, notes, ("extracted",))
-        columns = columns or res[1]
-        used.append(f)
-    if tmp is not None:
-        got = _pickle_entries(tmp, notes, value_name="tmp")
-        if got is not None:
-            _merge(entries, got, tmp.name, notes, ())
-            used.append(tmp)
-    return Records(path, "yorn", None, tuple(used), entries, columns, notes)
-
-
-def _find_llava(path: Path, names: set[str]) -> Records | None:
-    """LLaVABench's reviews: ``{stem}_openai_result.{xlsx,...}`` with ``gpt4_score`` and
-    ``score`` (the name is fixed whatever judge model ran)."""
-    stem = path.stem
-    files = [path.parent / f"{stem}_openai_result.{ext}" for ext in (*_TABLE_EXT, "pkl") if f"{stem}_openai_result.{ext}" in names]
-    if not files:
-        return None
-    notes: list[str] = []
-    entries: dict[str, dict[str, Any]] = {}
-    used: list[Path] = []
-    columns: tuple[str, ...] = ()
-    for f in files:
-        if f.suffix == ".pkl":
-            got = _pickle_entries(f, notes, fields=("score", "gpt4_score"))
-        else:
-            res = _table_entries(f, ("score", "gpt4_score"), notes)
-            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
-        if got is None or not any("gpt4_score" in r for r in got.values()):
-            if got is not None:
-                notes.append(f"{f.name}: not used: it has no 'gpt4_score' column (not LLaVABench's review record)")
-            continue
-        _merge(entries, got, f.name, notes, ("score", "gpt4_score"))
-        used.append(f)
-    return Records(path, "judged", "openai", tuple(used), entries, columns, notes)
-
-
-def _find_judged(path: Path, names: set[str], fields: tuple[str, ...] = ("score", "log"), kind: str = "judged") -> Records | None:
-    """``{stem}_{J}.{xlsx,pkl}``: judge scores (``score``, ``log``), or for judge-extracted
-    math (``kind="math_judged"``, MathVista) the extracted answers (``res``, ``log``)."""
-    stem = path.stem
-    need = fields[0]
-    if kind == "judged" and re.search(r"LLaVABench", stem):
-        found = _find_llava(path, names)
-        if found is not None:
-            return found
-    rx = re.compile(rf"{re.escape(stem)}_(?P<j>.+)\.(?P<ext>pkl|{'|'.join(_TABLE_EXT)})")
-    by_judge: dict[str, list[Path]] = {}
-    for name in sorted(names):
-        m = rx.fullmatch(name)
-        if not m or _NOT_JUDGE.fullmatch(m.group("j")) or _belongs_to_longer_stem(names, stem, m.group("j")):
-            continue
-        by_judge.setdefault(m.group("j"), []).append(path.parent / name)
-    if not by_judge:
-        return None
-    notes: list[str] = []
-    judge = max(by_judge, key=lambda j: (_newest(by_judge[j]), j))
-    if len(by_judge) > 1:
-        notes.append(f"records of several judges beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
-    files = sorted(by_judge[judge], key=lambda p: (p.suffix == ".pkl", p.suffix))
-    entries: dict[str, dict[str, Any]] = {}
-    used: list[Path] = []
-    columns: tuple[str, ...] = ()
-    for f in files:
-        if f.suffix == ".pkl":
-            got = _pickle_entries(f, notes, fields=fields)
-        else:
-            res = _table_entries(f, fields, notes)
-            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
-            if got is not None and not any(need in r for r in got.values()):
-                notes.append(f"{f.name}: not used: it has no {need!r} column")
-                got = None
-        if got is None:
-            continue
-        _merge(entries, got, f.name, notes, (need,))
-        used.append(f)
-    return Records(path, kind, judge, tuple(used), entries, columns, notes)
-
-
-def _find_mathverse(path: Path, names: set[str]) -> Records | None:
-    """MathVerse's two stages: ``{stem}_{J}_extract.{xlsx,pkl}`` (``extract``,
-    ``log_extract``) and ``{stem}_{J}_score.{xlsx,pkl}`` (``score``, ``log_score``; the
-    ``_score.csv`` beside them is the report)."""
-    stem = path.stem
-    rx = re.compile(rf"{re.escape(stem)}_(?P<j>.+)_(?P<stage>extract|score)\.(?P<ext>pkl|xlsx|tsv|json)")
-    by_judge: dict[str, list[tuple[str, Path]]] = {}
-    for name in sorted(names):
-        m = rx.fullmatch(name)
-        if m and not _belongs_to_longer_stem(names, stem, m.group("j")):
-            by_judge.setdefault(m.group("j"), []).append((m.group("stage"), path.parent / name))
-    if not by_judge:
-        return None
-    notes: list[str] = []
-    judge = max(by_judge, key=lambda j: (_newest([p for _, p in by_judge[j]]), j))
-    if len(by_judge) > 1:
-        notes.append(f"records of several judges beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
-    fields = {"extract": ("extract", "log_extract"), "score": ("score", "log_score")}
-    entries: dict[str, dict[str, Any]] = {}
-    used: list[Path] = []
-    columns: tuple[str, ...] = ()
-    for stage, f in sorted(by_judge[judge], key=lambda t: (t[0], t[1].suffix == ".pkl", t[1].suffix)):
-        if f.suffix == ".pkl":
-            got = _pickle_entries(f, notes, fields=fields[stage])
-        else:
-            res = _table_entries(f, fields[stage], notes)
-            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
-        if got is not None and not any(stage in r for r in got.values()):
-            notes.append(f"{f.name}: not used: it has no {stage!r} column")
-            got = None
-        if got is None:
-            continue
-        _merge(entries, got, f.name, notes, (stage,))
-        used.append(f)
-    return Records(path, "math_judged", judge, tuple(used), entries, columns, notes)
-
-
-def _find_math(path: Path, names: set[str]) -> Records | None:
-    if re.search(r"MathVerse", path.stem):
-        return _find_mathverse(path, names)
-    if re.search(r"DynaMath", path.stem):
-        return _find_judged(path, names, ("correct", "parse", "extracted"), "math_judged")
-    if re.search(r"LogicVista", path.stem):
-        return _find_judged(path, names, ("res", "log", "hit"), "math_judged")
-    return _find_judged(path, names, ("res", "log"), "math_judged")
-
-
-def _find_shortqa(path: Path, names: set[str]) -> Records | None:
-    """``ImageShortQADataset``'s verdicts: ``{stem}_judge.{xlsx,...}`` (rows plus ``hit``,
-    ``log``) and ``{stem}_tmp.pkl`` (``index -> {"hit", "log"}``); the judge is not named."""
-    stem = path.stem
-    files = [path.parent / f"{stem}_judge.{ext}" for ext in _TABLE_EXT if f"{stem}_judge.{ext}" in names]
-    files += [path.parent / f"{stem}_{n}.pkl" for n in ("judge", "tmp") if f"{stem}_{n}.pkl" in names]
-    if not files:
-        return None
-    notes: list[str] = []
-    entries: dict[str, dict[str, Any]] = {}
-    used: list[Path] = []
-    columns: tuple[str, ...] = ()
-    for f in files:
-        if f.suffix == ".pkl":
-            got = _pickle_entries(f, notes, fields=("hit", "log"))
-        else:
-            res = _table_entries(f, ("hit", "log"), notes)
-            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
-        if got is not None and not any("hit" in r for r in got.values()):
-            notes.append(f"{f.name}: not used: it has no 'hit' (not ShortQA_auxeval's record)")
-            got = None
-        if got is None:
-            continue
-        _merge(entries, got, f.name, notes, ("hit",))
-        used.append(f)
-    return Records(path, "shortqa", None, tuple(used), entries, columns, notes)
-
-
-def _find_spatial(path: Path, names: set[str]) -> Records | None:
-    """spatial_bench's LLM grades (``eval_mcq_score`` with ``compute_score_llm``):
-    ``{stem}_llm_{model}.{xlsx,...}`` (the rows plus ``judge_grade``, ``pred_extracted``,
-    ``hit``) and the cache ``{stem}_llm_{model}_judge.pkl`` (``index -> (grade,
-    extracted)``; VsiBench/SPBench: ``_llm_{model}_mcq_judge.pkl`` and ``_na_judge.pkl``, one
-    per kind of row). The judge is named ``llm_{model}``, as the report
-    ``{stem}_llm_{model}_acc.csv`` is. With none of these, the rule path's table
-    ``{stem}_extract_matching.xlsx`` (judge ``extract_matching``: graded without a judge)."""
-    stem = path.stem
-    rx = re.compile(rf"{re.escape(stem)}_(?P<j>llm_.+?)(?P<pkl>_(?:mcq_|na_)?judge\.pkl|\.(?:{'|'.join(_TABLE_EXT)}|pkl))")
-    by_judge: dict[str, list[Path]] = {}
-    for name in sorted(names):
-        m = rx.fullmatch(name)
-        if not m or _NOT_JUDGE.fullmatch(m.group("j")):
-            continue  # reports (_acc)
-        by_judge.setdefault(m.group("j"), []).append(path.parent / name)
-    if not by_judge:
-        # Graded without a judge (the rule path): {stem}_extract_matching.xlsx, named so the
-        # family replays the rules and the report {stem}_extract_matching_acc.csv is found.
-        rules = [path.parent / f"{stem}_extract_matching.{ext}" for ext in _TABLE_EXT if f"{stem}_extract_matching.{ext}" in names]
-        if not rules:
-            return None
-        rnotes: list[str] = []
-        res = _table_entries(rules[0], ("pred_extracted", "hit"), rnotes)
-        if res is None:
-            return Records(path, "spatial", "extract_matching", (), {}, (), rnotes)
-        return Records(path, "spatial", "extract_matching", (rules[0],), res[0], res[1], rnotes)
-    notes: list[str] = []
-    judge = max(by_judge, key=lambda j: (_newest(by_judge[j]), j))
-    if len(by_judge) > 1:
-        notes.append(f"records of several judges beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
-    fields = ("judge_grade", "pred_extracted", "hit")
-    # The table first (what the report was computed from), then the cache for indexes it lacks.
-    files = sorted(by_judge[judge], key=lambda p: (p.name.endswith("_judge.pkl"), p.suffix == ".pkl", p.suffix))
-    entries: dict[str, dict[str, Any]] = {}
-    used: list[Path] = []
-    columns: tuple[str, ...] = ()
-    for f in files:
-        if f.name.endswith("_judge.pkl"):
-            data = safe_pickle.load(f)
-            if not isinstance(data, dict):
-                notes.append(f"{f.name}: not used: it holds a {type(data).__name__}, not the index -> (grade, extracted) cache")
-                continue
-            got: dict[str, dict[str, Any]] | None = {}
-            for k, v in data.items():
-                key = index_key(k)
-                if key is None:
-                    continue
-                # parallel_llm_extract: a value that is not a pair gives (None, None).
-                g, ex = (v[0], v[1]) if isinstance(v, (list, tuple)) and len(v) >= 2 else (None, None)
-                got[key] = {"judge_grade": g, "pred_extracted": ex, "hit": 1 if g == "A" else 0}
-        elif f.suffix == ".pkl":
-            got = _pickle_entries(f, notes, fields=fields)
-        else:
-            res = _table_entries(f, fields, notes)
-            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
-            if got is not None and not any("hit" in r or "judge_grade" in r for r in got.values()):
-                notes.append(f"{f.name}: not used: it has no 'judge_grade' or 'hit' column")
-                got = None
-        if got is None:
-            continue
-        _merge(entries, got, f.name, notes, ("judge_grade",))
-        used.append(f)
-    return Records(path, "spatial", judge, tuple(used), entries, columns, notes)
-
-
-def _find_video_mcq(path: Path, names: set[str], field: str = "score", kind: str = "video_mcq") -> Records | None:
-    """WorldSense / Video-TT keep no judge reply: the verdicts are the ``score`` column of
-    ``{stem}_score.{xlsx,tsv,csv,json}`` (``get_intermediate_file_path(eval_file, '_score')``,
-    the prediction file format); the judge's name is in no file name. VideoMMMU's
-    ``_score`` file holds each row's ``parsed_pred`` (``field``)."""
-    files = [path.parent / f"{path.stem}_score.{ext}" for ext in _TABLE_EXT if f"{path.stem}_score.{ext}" in names]
-    if not files:
-        return None
-    notes: list[str] = []
-    entries: dict[str, dict[str, Any]] = {}
-    used: list[Path] = []
-    columns: tuple[str, ...] = ()
-    for f in files:
-        res = _table_entries(f, (field,), notes)
-        if res is None:
-            continue
-        if not any(r.get(field) is not None for r in res[0].values()):
-            notes.append(f"{f.name}: not used: its {field!r} column is empty")
-            continue
-        columns = columns or res[1]
-        _merge(entries, res[0], f.name, notes, (field,))
-        used.append(f)
-    return Records(path, kind, None, tuple(used), entries, columns, notes)
-
-
-
-def _find_tail(path: Path, names: set[str]) -> Records | None:
-    """Judge-scored sets of :mod:`gaia_fast.scorers.vlm.tail_judged`.
-
-    * CharXiv: ``{stem}_{J}.{xlsx,...}``, the rows plus ``score`` and ``extracted_answer``
-      (``J`` = ``judge_model.model``). Its ``{stem}_{J}.pkl`` is keyed by row position, not
-      by ``index``, so it is not read (upstream's report re-reads the table only).
-    * ChartMuseum: ``{stem}_{J}.pkl``, ``index -> (judge reply, category)`` in the order
-      upstream iterates it for the report (kept as ``response``, ``category``)."""
-    if re.search(r"CharXiv", path.stem):
-        found = _find_judged(path, {n for n in names if not n.endswith(".pkl")}, ("score", "extracted_answer"), "tail_judged")
-        if found is not None and any(n.endswith(".pkl") for n in names):
-            found.notes.append("the _{J}.pkl cache is keyed by row position, not index: not read")
-        return found
-    if re.search(r"State_Invariance|State_Comparison|Spatial_Perception|Instance_Comparison|Detailed_Difference", path.stem):
-        # M4Bench: {stem}_details.{xlsx,...}, the rows plus parsed_pred (the judge's letter,
-        # or get_ans's where the judge failed) and score; no judge name in any file name.
-        files = [path.parent / f"{path.stem}_details.{ext}" for ext in _TABLE_EXT if f"{path.stem}_details.{ext}" in names]
-        notes: list[str] = []
-        for f in files:
-            res = _table_entries(f, ("parsed_pred", "score"), notes)
-            if res is not None and any("parsed_pred" in r for r in res[0].values()):
-                return Records(path, "tail_judged", None, (f,), res[0], res[1], notes)
-            notes.append(f"{f.name}: not used: it has no 'parsed_pred' column")
-        return Records(path, "tail_judged", None, (), {}, (), notes) if files else None
-    if re.search(r"PhyX", path.stem):
-        # valid_type=LLM: {stem}_{J}.xlsx (rows + res, log, extracted) and {stem}_{J}.pkl.
-        return _find_judged(path, names, ("res", "log", "extracted"), "tail_judged")
-    if re.search(r"DUDE|SLIDEVQA|MMLongBench_DOC", path.stem):
-        # {stem}_{J}.xlsx: the rows plus the judge's extraction (pred, res, log).
-        return _find_judged(path, names, ("pred", "res", "log"), "tail_judged")
-    if re.search(r"MemLens", path.stem):
-        return _find_memlens(path, names)
-    if re.search(r"LongDocURL", path.stem):
-        return _find_longdocurl(path, names)
-    if re.search(r"SFE", path.stem):
-        return _find_sfe(path, names)
-    if not re.search(r"ChartMuseum", path.stem):
-        return None
-    rx = re.compile(rf"{re.escape(path.stem)}_(?P<j>.+)\.pkl")
-    by_judge = {m.group("j"): path.parent / n for n in sorted(names) if (m := rx.fullmatch(n)) and not _NOT_JUDGE.fullmatch(m.group("j"))}
-    if not by_judge:
-        return None
-    notes: list[str] = []
-    judge = max(by_judge, key=lambda j: (_newest([by_judge[j]]), j))
-    if len(by_judge) > 1:
-        notes.append(f"records of several judges beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
-    f = by_judge[judge]
+def _chartmuseum_cache(f: Path, notes: list[str]) -> dict[str, dict[str, Any]] | None:
+    """ChartMuseum's ``{stem}_{J}.pkl``: ``index -> (judge reply, category)``, in the order
+    upstream iterates it for the report (kept as ``response``, ``category``)."""
     data = safe_pickle.load(f)
     if not isinstance(data, dict):
         notes.append(f"{f.name}: not used: it holds a {type(data).__name__}, not the index -> (reply, category) cache")
-        return Records(path, "tail_judged", judge, (), {}, (), notes)
+        return None
     entries: dict[str, dict[str, Any]] = {}
     for k, v in data.items():
         key = index_key(k)
@@ -714,86 +438,13 @@ def _find_tail(path: Path, names: set[str]) -> Records | None:
             notes.append(f"{f.name}: index {key}: the record is not a (reply, category) pair; not used")
             continue
         entries[key] = {"response": v[0], "category": v[1]}
-    return Records(path, "tail_judged", judge, (f,), entries, (), notes)
+    return entries
 
 
-def _find_sfe(path: Path, names: set[str]) -> Records | None:
-    """SFE: ``{stem}_judge.{xlsx,...}`` (the main rows plus ``score``), then ``{stem}_tmp.pkl``
-    (``index -> {"score", "log"}``) for indexes the table lacks; the judge is not named."""
-    stem = path.stem
-    files = [path.parent / f"{stem}_judge.{ext}" for ext in _TABLE_EXT if f"{stem}_judge.{ext}" in names]
-    files += [path.parent / f"{stem}_tmp.pkl"] if f"{stem}_tmp.pkl" in names else []
-    if not files:
-        return None
-    notes: list[str] = []
-    entries: dict[str, dict[str, Any]] = {}
-    used: list[Path] = []
-    columns: tuple[str, ...] = ()
-    for f in files:
-        if f.suffix == ".pkl":
-            got = _pickle_entries(f, notes, fields=("score", "log"))
-        else:
-            res = _table_entries(f, ("score", "log"), notes)
-            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
-        if got is not None and not any("score" in r for r in got.values()):
-            notes.append(f"{f.name}: not used: it has no 'score'")
-            got = None
-        if got is None:
-            continue
-        _merge(entries, got, f.name, notes, ("score",))
-        used.append(f)
-    return Records(path, "tail_judged", None, tuple(used), entries, columns, notes)
-
-
-def _find_longdocurl(path: Path, names: set[str]) -> Records | None:
-    """LongDocURL: ``{stem}_{J}_extract.pkl`` (``index -> {pred, ...}``, the extracted values
-    as the first run scored them: numbers and lists stay so; marked ``_from="pkl"``) first,
-    then ``{stem}_{J}_extract.{xlsx,...}`` (rows + ``pred``) for indexes the cache lacks."""
-    rx = re.compile(rf"{re.escape(path.stem)}_(?P<j>.+)_extract\.(?P<ext>pkl|{'|'.join(_TABLE_EXT)})")
-    by_judge: dict[str, list[Path]] = {}
-    for n in sorted(names):
-        if m := rx.fullmatch(n):
-            by_judge.setdefault(m.group("j"), []).append(path.parent / n)
-    if not by_judge:
-        return None
-    notes: list[str] = []
-    judge = max(by_judge, key=lambda j: (_newest(by_judge[j]), j))
-    if len(by_judge) > 1:
-        notes.append(f"records of several judges beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
-    entries: dict[str, dict[str, Any]] = {}
-    used: list[Path] = []
-    columns: tuple[str, ...] = ()
-    for f in sorted(by_judge[judge], key=lambda p: (p.suffix != ".pkl", p.suffix)):
-        if f.suffix == ".pkl":
-            got = _pickle_entries(f, notes, fields=("pred",))
-            if got is not None:
-                got = {k: {**v, "_from": "pkl"} for k, v in got.items()}
-        else:
-            res = _table_entries(f, ("pred", "extracted_answer_format"), notes)
-            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
-        if got is not None and not any("pred" in r for r in got.values()):
-            notes.append(f"{f.name}: not used: it has no 'pred'")
-            got = None
-        if got is None:
-            continue
-        _merge(entries, got, f.name, notes, ())
-        used.append(f)
-    return Records(path, "tail_judged", judge, tuple(used), entries, columns, notes)
-
-
-def _find_memlens(path: Path, names: set[str]) -> Records | None:
-    """MemLens: ``{stem}_{J}_memlens_judge.jsonl``, one JSON object a line (``idx``: the row
-    position, ``question_id``, ``question_type``, ``judge_score``, ...); a later line of the
-    same ``idx`` replaces an earlier one, as upstream reads it. Keyed by row position."""
-    rx = re.compile(rf"{re.escape(path.stem)}_(?P<j>.+)_memlens_judge\.jsonl")
-    by_judge = {m.group("j"): path.parent / n for n in sorted(names) if (m := rx.fullmatch(n))}
-    if not by_judge:
-        return None
-    notes: list[str] = []
-    judge = max(by_judge, key=lambda j: (_newest([by_judge[j]]), j))
-    if len(by_judge) > 1:
-        notes.append(f"records of several judges beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
-    f = by_judge[judge]
+def _memlens_lines(f: Path, notes: list[str]) -> dict[str, dict[str, Any]]:
+    """MemLens' ``_memlens_judge.jsonl``: one JSON object a line (``idx``: the row position,
+    ``question_id``, ``question_type``, ``judge_score``, ...); a later line of the same
+    ``idx`` replaces an earlier one, as upstream reads it."""
     entries: dict[str, dict[str, Any]] = {}
     try:
         lines = f.read_text(encoding="utf-8").splitlines()
@@ -807,48 +458,348 @@ def _find_memlens(path: Path, names: set[str]) -> Records | None:
         if not isinstance(rec, dict) or not isinstance(rec.get("idx"), int) or "judge_score" not in rec:
             raise InputError(f, f"line {n}: not a MemLens judge record (an object with an integer 'idx' and 'judge_score')")
         entries[str(rec["idx"])] = rec
-    notes.append("keyed by row position (idx), not by index")
-    return Records(path, "tail_judged", judge, (f,), entries, (), notes)
+    return entries
 
 
-def _find_xlrs(path: Path, names: set[str]) -> Records | None:
-    """XLRS-Bench-lite's cache ``{stem}_{J}_result.pkl``: a dict *row position* ->
-    ``{"pred", "processed_pred"}``. ``J`` is ``str()`` of the judge object (from a9343a1e:
-    ``<...OpenAIWrapper object at 0x..>``, ``None`` without a judge), literally ``{model}``
-    from f8e2bc1a to a9343a1e. A new judge object is a new name, so several may lie beside
-    the file: the newest is used (noted)."""
-    rx = re.compile(rf"{re.escape(path.stem)}_(?P<j>.+)_result\.pkl")
-    by_judge = {m.group("j"): path.parent / n for n in sorted(names) if (m := rx.fullmatch(n))}
-    if not by_judge:
-        return None
+def _judged(kind: str, fields: tuple[str, ...], exts: tuple[str, ...] = _SORTED, **rule: Any) -> _Rule:
+    """``{stem}_{J}.{xlsx,pkl}``: the rows plus what the judge said (``fields``; the first
+    one must be there)."""
+    need = fields[0]
+    files = _Files(r"(?P<j>.+)", exts, fields, need=(need,), need_pickle=False, missing=f"it has no {need!r} column", compare=(need,))
+    return _Rule(kind, (files,), not_judge=_NOT_JUDGE, longer_stem=True, **rule)
+
+
+def _score_file(kind: str, field: str) -> _Rule:
+    """``{stem}_score.{xlsx,...}`` (``get_intermediate_file_path(eval_file, '_score')``):
+    the rows plus ``field``; no judge name in any file name."""
+    files = _Files("score", _TABLE_EXT, (field,), need=(field,), need_value=True, missing=f"its {field!r} column is empty", compare=(field,))
+    return _Rule(kind, (files,))
+
+
+def _stage(stage: str) -> _Files:
+    return _Files(
+        rf"(?P<j>.+)_{stage}", ("json", "tsv", "xlsx", "pkl"), (stage, f"log_{stage}"), need=(stage,), missing=f"it has no {stage!r} column", compare=(stage,)
+    )
+
+
+_LLAVA = _Rule(
+    "judged",
+    (
+        _Files(
+            "openai_result",
+            (*_TABLE_EXT, "pkl"),
+            ("score", "gpt4_score"),
+            need=("gpt4_score",),
+            missing="it has no 'gpt4_score' column (not LLaVABench's review record)",
+            compare=("score", "gpt4_score"),
+        ),
+    ),
+    judge="openai",
+    then=_judged("judged", ("score", "log")),
+)
+_SHORTQA_FILES = {"fields": ("hit", "log"), "need": ("hit",), "missing": "it has no 'hit' (not ShortQA_auxeval's record)", "compare": ("hit",)}
+_SFE_FILES = {"fields": ("score", "log"), "need": ("score",), "missing": "it has no 'score'", "compare": ("score",)}
+
+#: mcq_vanilla_eval / mcq_circular_eval: {stem}_{J}_result.{xlsx,...} (rows + hit, log) and
+#: the cache {stem}_{J}_result.pkl (index -> {hit, log}).
+_MCQ = _Rule(
+    "mcq",
+    (
+        _Files(
+            r"(?P<j>.+)_result",
+            _SORTED,
+            ("hit", "log", "prediction"),
+            need=("hit",),
+            need_pickle=False,
+            missing="it has no 'hit' column (not a judged copy of the results)",
+            compare=("hit",),
+        ),
+    ),
+    not_judge=_VANILLA,
+    longer_stem=True,
+)
+#: WeMath.evaluate's storage ``{stem}_{J}.{xlsx,...}``: the rows plus ``hit`` and ``log``.
+_WEMATH_STORAGE = _Files(r"(?P<j>.+)", _TABLE_EXT, ("hit", "log", "prediction"))
+
+
+def _find_wemath(path: Path, names: set[str]) -> Records | None:
+    """WeMath: mcq_vanilla_eval's records (:data:`_MCQ`, kind ``mcq``); when none of them is
+    usable, the storage ``WeMath.evaluate`` dumps, ``{stem}_{J}.{xlsx,tsv,csv,json}``: the
+    first by name that has ``hit`` (``{stem}_COT.xlsx``, a result file the registry knows:
+    WeMath_COT's, is not a record, nor is its storage ``{stem}_COT_{J}.xlsx`` beside it). Special because the storage is tried also after
+    unusable mcq records and a file name can be another dataset's result file."""
+    from gaia_fast import benchmarks
+
+    found = _find(path, names, _MCQ)
+    if found is not None and found.files:
+        return found
+    rx = _WEMATH_STORAGE.regex(path.stem)
+    notes: list[str] = list(found.notes) if found is not None else []
+    for name in sorted(names):
+        m = rx.fullmatch(name)
+        if not m or _NOT_JUDGE.fullmatch(m.group("j")) or benchmarks.detect(path.parent / name) is not None:
+            continue
+        if _belongs_to_longer_stem(names, path.stem, m.group("j")):
+            continue  # {stem}_COT_{J}.xlsx beside {stem}_COT.xlsx: WeMath_COT's storage, sorted first
+        res = _table_entries(path.parent / name, _WEMATH_STORAGE.fields, notes)
+        if res is None or not any("hit" in r for r in res[0].values()):
+            continue
+        return Records(path, "mcq", m.group("j"), (path.parent / name,), res[0], res[1], notes)
+    return found
+
+
+#: AyaVisionBench / VLMBias's verdict fields in ``{stem}_{J}.xlsx``.
+_HITS = ("hit", "res", "log")
+
+#: Each kind's rules: ``(dataset regex, rule)``; the first whose regex finds the result
+#: file's stem (None: any) decides. The names are those of ``datasets.md``, "Replayable
+#: judge outputs" (the same from c03bc048, 2024-07, to head).
+_RULES: dict[str, tuple[tuple[str | None, _Rule], ...]] = {
+    "mcq": ((None, _MCQ),),
+    # ImageYORNDataset: {stem}_auxmatch.{xlsx,...} (rows + extracted, score; from 2025 maybe
+    # the table pickled), then {stem}_tmp.pkl (index -> Yes/No/Unknown); no judge name.
+    "yorn": (
+        (
+            None,
+            _Rule(
+                "yorn",
+                (_Files("auxmatch", (*_TABLE_EXT, "pkl"), ("extracted",), compare=("extracted",)), _Files("tmp", ("pkl",), value_name="tmp")),
+            ),
+        ),
+    ),
+    # MMVet: {stem}_{J}.{xlsx,pkl} (score, log); LLaVABench: {stem}_openai_result.xlsx
+    # (gpt4_score, score) whatever the judge model.
+    "judged": ((r"LLaVABench", _LLAVA), (None, _judged("judged", ("score", "log")))),
+    # spatial_bench (compute_score_llm): {stem}_llm_{model}.{xlsx,...} (rows + judge_grade,
+    # pred_extracted, hit) and the cache {stem}_llm_{model}_judge.pkl (index -> (grade,
+    # extracted); VsiBench/SPBench: _mcq_judge.pkl and _na_judge.pkl), read last; the judge
+    # is llm_{model}, as the report {stem}_llm_{model}_acc.csv names it. With none of these,
+    # the rule path's {stem}_extract_matching.xlsx (graded without a judge).
+    "spatial": (
+        (
+            None,
+            _Rule(
+                "spatial",
+                (
+                    _Files(r"(?P<j>llm_.+?)_(?:mcq_|na_)?judge", ("pkl",), load=_spatial_cache, compare=("judge_grade",), rank=1),
+                    _Files(
+                        r"(?P<j>llm_.+?)",
+                        _SORTED,
+                        ("judge_grade", "pred_extracted", "hit"),
+                        need=("judge_grade", "hit"),
+                        need_pickle=False,
+                        missing="it has no 'judge_grade' or 'hit' column",
+                        compare=("judge_grade",),
+                    ),
+                ),
+                not_judge=_NOT_JUDGE,
+                then=_Rule("spatial", (_Files("extract_matching", _TABLE_EXT, ("pred_extracted", "hit")),), judge="extract_matching", first_only=True),
+            ),
+        ),
+    ),
+    # MathVerse's two stages {stem}_{J}_extract / _score (the _score.csv beside them is the
+    # report); the others {stem}_{J}.xlsx with the judge's extraction.
+    "math_judged": (
+        (r"MathVerse", _Rule("math_judged", (_stage("extract"), _stage("score")), longer_stem=True)),
+        (r"DynaMath", _judged("math_judged", ("correct", "parse", "extracted"))),
+        (r"LogicVista", _judged("math_judged", ("res", "log", "hit"))),
+        (None, _judged("math_judged", ("res", "log"))),
+    ),
+    # ImageShortQADataset: {stem}_judge.{xlsx,...} (rows + hit, log), {stem}_judge.pkl and
+    # {stem}_tmp.pkl (index -> {hit, log}); the judge is not named.
+    "shortqa": ((None, _Rule("shortqa", (_Files("judge", (*_TABLE_EXT, "pkl"), **_SHORTQA_FILES), _Files("tmp", ("pkl",), **_SHORTQA_FILES)))),),
+    # WorldSense / Video-TT keep no judge reply: the verdicts are the _score file's score;
+    # VideoMMMU's holds each row's parsed_pred.
+    "video_mcq": ((None, _score_file("video_mcq", "score")),),
+    "video_mmmu": ((None, _score_file("video_mmmu", "parsed_pred")),),
+    # The judge-scored sets of tail_judged.
+    "tail_judged": (
+        # CharXiv: {stem}_{J}.xlsx (rows + score, extracted_answer); its {stem}_{J}.pkl is keyed
+        # by row position, not by index, so it is not read (upstream's report re-reads the table).
+        (
+            r"CharXiv",
+            _judged(
+                "tail_judged",
+                ("score", "extracted_answer"),
+                exts=("csv", "json", "tsv", "xlsx"),
+                note="the _{J}.pkl cache is keyed by row position, not index: not read",
+                note_if=r"\.pkl$",
+            ),
+        ),
+        # M4Bench: {stem}_details.{xlsx,...}, the rows plus parsed_pred (the judge's letter, or
+        # get_ans's where the judge failed) and score; no judge name in any file name.
+        (
+            r"State_Invariance|State_Comparison|Spatial_Perception|Instance_Comparison|Detailed_Difference",
+            _Rule(
+                "tail_judged",
+                (_Files("details", _TABLE_EXT, ("parsed_pred", "score"), need=("parsed_pred",), missing="it has no 'parsed_pred' column"),),
+                first_only=True,
+            ),
+        ),
+        # PhyX (valid_type=LLM): {stem}_{J}.xlsx (rows + res, log, extracted) and {stem}_{J}.pkl.
+        (r"PhyX", _judged("tail_judged", ("res", "log", "extracted"))),
+        # The document sets: {stem}_{J}.xlsx, the rows plus the judge's extraction.
+        (r"DUDE|SLIDEVQA|MMLongBench_DOC", _judged("tail_judged", ("pred", "res", "log"))),
+        # MemLens: {stem}_{J}_memlens_judge.jsonl, keyed by row position.
+        (
+            r"MemLens",
+            _Rule("tail_judged", (_Files(r"(?P<j>.+)_memlens_judge", ("jsonl",), load=_memlens_lines),), note="keyed by row position (idx), not by index"),
+        ),
+        # LongDocURL: {stem}_{J}_extract.pkl (index -> {pred, ...}: the extracted values as the
+        # first run scored them, numbers and lists stay so; marked _from="pkl") first, then
+        # {stem}_{J}_extract.{xlsx,...} (rows + pred) for indexes the cache lacks.
+        (
+            r"LongDocURL",
+            _Rule(
+                "tail_judged",
+                (
+                    _Files(r"(?P<j>.+)_extract", ("pkl",), ("pred",), need=("pred",), missing="it has no 'pred'", mark=(("_from", "pkl"),)),
+                    _Files(r"(?P<j>.+)_extract", ("csv", "json", "tsv", "xlsx"), ("pred", "extracted_answer_format"), need=("pred",), missing="it has no 'pred'"),
+                ),
+            ),
+        ),
+        # SFE: {stem}_judge.{xlsx,...} (the main rows plus score), then {stem}_tmp.pkl
+        # (index -> {score, log}); the judge is not named.
+        (r"SFE", _Rule("tail_judged", (_Files("judge", _TABLE_EXT, **_SFE_FILES), _Files("tmp", ("pkl",), **_SFE_FILES)))),
+        # ChartMuseum: {stem}_{J}.pkl, index -> (judge reply, category).
+        (r"ChartMuseum", _Rule("tail_judged", (_Files(r"(?P<j>.+)", ("pkl",), load=_chartmuseum_cache),), not_judge=_NOT_JUDGE)),
+    ),
+    # WeMath: the mcq records, else WeMath.evaluate's storage (records of kind mcq).
+    "wemath": ((None, _Rule("mcq", (), reader=_find_wemath)),),
+    # XLRS-Bench-lite: the cache {stem}_{J}_result.pkl, row position -> {pred, processed_pred}.
+    # J is str() of the judge object (from a9343a1e <...OpenAIWrapper object at 0x..>, None
+    # without a judge; literally {model} from f8e2bc1a): each run is a new name.
+    "xlrs": (
+        (
+            None,
+            _Rule(
+                "xlrs",
+                (_Files(r"(?P<j>.+)_result", ("pkl",), need=("processed_pred",), missing="no entry has 'processed_pred'"),),
+                note="keyed by row position, not by index",
+                note_if_used=True,
+                several="caches of several runs",
+            ),
+        ),
+    ),
+    # AyaVisionBench / VLMBias / Asclepius: {stem}_{J}.xlsx (rows + the verdict columns), then
+    # the cache {stem}_{J}.pkl for indexes the table lacks (_tmp.pkl is no judge name).
+    "judged_hits": (
+        (r"Asclepius", _judged("judged_hits", ("eval_score", "eval_log"))),
+        # VLMBias' pickle holds (hit, log) tuples: its table, which upstream's report
+        # re-reads, is the record; the pickle is only tried without one.
+        (
+            r"VLMBias",
+            _judged(
+                "judged_hits",
+                _HITS,
+                exts=("csv", "json", "tsv", "xlsx"),
+                note="the (hit, log) cache pickle is not read: the table holds every row upstream reported",
+                note_if=r"\.pkl$",
+                then=_judged("judged_hits", _HITS),
+            ),
+        ),
+        (None, _judged("judged_hits", _HITS)),
+    ),
+}
+
+
+#: The kinds of records :func:`find_records` knows (a family names its own as ``RECORD_KIND``).
+KINDS = tuple(_RULES)
+
+
+def _rule_for(kind: str, stem: str) -> _Rule | None:
+    for dataset, rule in _RULES[kind]:
+        if dataset is None or re.search(dataset, stem):
+            return rule
+    return None
+
+
+def _has(records: dict[str, dict[str, Any]], files: _Files) -> bool:
+    if files.need_value:
+        return any(r.get(f) is not None for r in records.values() for f in files.need)
+    return any(f in r for r in records.values() for f in files.need)
+
+
+def _read_set(path: Path, rule: _Rule, judge: str | None, found: list[tuple[_Files, Path]]) -> Records:
+    """The records of one judge's files, read in order (a later file only adds indexes)."""
     notes: list[str] = []
-    judge = max(by_judge, key=lambda j: (_newest([by_judge[j]]), j))
-    if len(by_judge) > 1:
-        notes.append(f"caches of several runs beside the file ({', '.join(sorted(j for j in by_judge if j != judge))} too); the newest, {judge}, is used")
-    f = by_judge[judge]
-    got = _pickle_entries(f, notes)
-    if got is None or not any("processed_pred" in r for r in got.values()):
-        if got is not None:
-            notes.append(f"{f.name}: not used: no entry has 'processed_pred'")
-        return Records(path, "xlrs", judge, (), {}, (), notes)
-    notes.append("keyed by row position, not by index")
-    return Records(path, "xlrs", judge, (f,), got, (), notes)
+    entries: dict[str, dict[str, Any]] = {}
+    used: list[Path] = []
+    columns: tuple[str, ...] = ()
+    order = {id(files): i for i, files in enumerate(rule.files)}
+    for files, f in sorted(found, key=lambda t: (t[0].rank, order[id(t[0])], t[0].exts.index(t[1].suffix[1:]), t[1].name)):
+        if files.load is not None:
+            got = files.load(f, notes)
+        elif f.suffix == ".pkl":
+            got = _pickle_entries(f, notes, value_name=files.value_name, fields=files.fields)
+        else:
+            res = _table_entries(f, files.fields, notes)
+            got, columns = (None, columns) if res is None else (res[0], columns or res[1])
+        if got is not None and files.mark:
+            got = {k: {**v, **dict(files.mark)} for k, v in got.items()}
+        if got is not None and files.need and (files.need_pickle or f.suffix != ".pkl") and not _has(got, files):
+            notes.append(f"{f.name}: not used: {files.missing}")
+            got = None
+        if got is None:
+            continue
+        _merge(entries, got, f.name, notes, files.compare)
+        used.append(f)
+        if rule.first_only:
+            break
+    return Records(path, rule.kind, judge, tuple(used), entries, columns, notes)
 
 
-def _find_judged_hits(path: Path, names: set[str]) -> Records | None:
-    """AyaVisionBench / VLMBias / Asclepius: ``{stem}_{J}.xlsx`` (the rows plus the verdict
-    column) first, then the cache ``{stem}_{J}.pkl`` for indexes it lacks (``_tmp.pkl``, whose
-    judge part ends in ``_tmp``, is not a judge name; VLMBias's cache holds ``(hit, log)``
-    tuples, not read)."""
-    fields = ("eval_score", "eval_log") if re.search(r"Asclepius", path.stem) else ("hit", "res", "log")
-    if re.search(r"VLMBias", path.stem) and any(not n.endswith(".pkl") for n in names):
-        # the table is what upstream's report re-reads; its pickle is the (hit, log) cache
-        found = _find_judged(path, {n for n in names if not n.endswith(".pkl")}, fields, "judged_hits")
-        if found is not None and any(n.endswith(".pkl") for n in names):
-            found.notes.append("the (hit, log) cache pickle is not read: the table holds every row upstream reported")
-        if found is not None:
-            return found
-    return _find_judged(path, names, fields, "judged_hits")
+def _find(path: Path, names: set[str], rule: _Rule) -> Records | None:
+    """The records ``rule`` finds beside ``path``. With the files of several judges, a set that
+    holds judge records is taken over one that does not (a custom variant's predictions
+    ``{model}_LogicVista_Rationale.xlsx`` look like the judge ``Rationale`` of
+    ``{model}_LogicVista.xlsx``), whatever their times; among record sets, the newest."""
+    if rule.reader is not None:
+        return rule.reader(path, names)
+    stem = path.stem
+    by_judge: dict[str | None, list[tuple[_Files, Path]]] = {}
+    for name in sorted(names):
+        for files in rule.files:
+            if m := files.regex(stem).fullmatch(name):
+                break
+        else:
+            continue
+        judge = m.groupdict().get("j", rule.judge)
+        if "j" in m.groupdict() and (
+            (rule.not_judge is not None and rule.not_judge.fullmatch(judge)) or (rule.longer_stem and _belongs_to_longer_stem(names, stem, judge))
+        ):
+            continue
+        by_judge.setdefault(judge, []).append((files, path.parent / name))
+    if not by_judge:
+        return None if rule.then is None else _find(path, names, rule.then)
+    # Every judge's files are read, newest first. The newest set failing to read raises, as
+    # it did when only the newest was read; an older one that fails is only noted.
+    order = sorted(by_judge, key=lambda j: (_newest([p for _, p in by_judge[j]]), j or ""), reverse=True)
+    sets: dict[str | None, Records | Exception] = {}
+    for j in order:
+        try:
+            sets[j] = _read_set(path, rule, j, by_judge[j])
+        except Exception as e:  # an unreadable or refused (unsafe) file: raised or noted below
+            if j == order[0]:
+                raise
+            sets[j] = e
+    real = [j for j in order if isinstance(sets[j], Records) and sets[j].files]
+    judge = real[0] if real else order[0]
+    out = cast(Records, sets[judge])  # the newest set read or a record set: never an error
+    notes: list[str] = []
+    if len(real) > 1 or (not real and len(order) > 1):
+        others = ", ".join(sorted(j for j in (real or order) if j != judge))
+        notes.append(f"{rule.several} beside the file ({others} too); the newest, {judge}, is used")
+    for j in order:
+        s_j = sets[j]
+        if isinstance(s_j, Exception):
+            notes.append(f"{', '.join(p.name for _, p in by_judge[j])}: not read: {s_j}")
+        elif real and j not in real:  # why a judge-named file is not a record
+            notes += s_j.notes
+    out.notes[:0] = notes
+    if rule.note and (not rule.note_if or any(re.search(rule.note_if, n) for n in names)) and (out.files or not rule.note_if_used):
+        out.notes.append(rule.note)
+    return out
 
 
 def find_records(result_path: str | Path, kind: str | None = None) -> Records | None:
@@ -870,22 +821,9 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
     if not names:
         return None
     kind = kind or _kind_of(path)
-    finders = {
-        "mcq": _find_mcq,
-        "yorn": _find_yorn,
-        "judged": _find_judged,
-        "spatial": _find_spatial,
-        "math_judged": _find_math,
-        "shortqa": _find_shortqa,
-        "video_mcq": _find_video_mcq,
-        "video_mmmu": lambda p, n: _find_video_mcq(p, n, "parsed_pred", "video_mmmu"),
-        "tail_judged": _find_tail,
-        "wemath": _find_wemath,
-        "xlrs": _find_xlrs,
-        "judged_hits": _find_judged_hits,
-    }
     for k in (kind,) if kind else ("mcq", "yorn"):
-        found = finders[k](path, names)
+        rule = _rule_for(k, path.stem)
+        found = None if rule is None else _find(path, names, rule)
         if found is None:
             continue
         if not found.files:

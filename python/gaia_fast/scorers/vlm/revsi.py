@@ -34,6 +34,7 @@ import polars as pl
 
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm._replay import rules_only_stats
 from gaia_fast.scorers.vlm.judged import _pairwise_sum
 
 __all__ = ["MCQ_QUESTION_TYPES", "NQ_QUESTION_TYPES", "first_word", "grade", "mean_relative_accuracy"]
@@ -167,21 +168,16 @@ def grade(
         pl.Series("reason", reasons, pl.String),
     )
     scored = [s for s in scores if s is not None]
-    stats: dict[str, Any] = {
-        "benchmark": "revsi",
-        "variant": "classic",
-        "rows": n,
-        "tasks": len(scored),
-        "correct": float(sum(scored)),
-        "accuracy": output.get("overall_accuracy", math.nan),
-        "decided": {"rules": len(scored), "recorded": 0, "live": 0, "undecided": 0},
-        "decided_unit": "rows",
-        "method": "rules (first word; exact letter or mean relative accuracy)",
-        "archive_method": None,
-        "matches_archive": True,
-        "flags": {"carried": status.count("carried")} if "carried" in status else {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "reference_error": error,
-    }
+    stats = rules_only_stats(
+        "revsi",
+        "classic",
+        rows,
+        input_rows=n,
+        tasks=len(scored),
+        correct=sum(scored),
+        accuracy=output.get("overall_accuracy", math.nan),
+        method="rules (first word; exact letter or mean relative accuracy)",
+        flags={"carried": status.count("carried")} if "carried" in status else {},
+        reference_error=error,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)

@@ -53,6 +53,10 @@ from gaia_fast.scorers.vlm._replay import (
 from gaia_fast.scorers.vlm.mcq import _column_map, _report_acc, can_infer
 from gaia_fast.scorers.vlm.recorded import Records
 
+#: The judge records this family replays: the executor passes ``find_records(path, RECORD_KIND)``
+#: as ``recorded=``.
+RECORD_KIND = "shortqa"
+
 __all__ = ["VARIANTS", "grade"]
 
 VARIANTS = ("classic", "2025-08", "2026-06")

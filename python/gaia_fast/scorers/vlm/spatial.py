@@ -60,11 +60,16 @@ from gaia_fast.scorers.vlm._replay import (
     method_keys,
     method_line,
     records_summary,
+    rules_only_stats,
     status_counts,
     tally_keys,
 )
 from gaia_fast.scorers.vlm.judged import _pairwise_sum, _pandas_mean
 from gaia_fast.scorers.vlm.recorded import Records
+
+#: The judge records this family replays: the executor passes ``find_records(path, RECORD_KIND)``
+#: as ``recorded=``.
+RECORD_KIND = "spatial"
 
 __all__ = ["BENCHMARKS", "MRA_KEY", "can_match_na", "can_match_option", "grade", "mean_relative_accuracy", "vci_metric"]
 
@@ -999,23 +1004,20 @@ def _grade_spar(frame: pl.DataFrame, recorded: Records | None) -> GradeResult:
     )
     kept = [x for x in scores if x is not None]
     graded_by_judge = _judged(recorded)
-    stats: dict[str, Any] = {
-        "benchmark": "sparbench",
-        "variant": None,
-        "rows": n,
-        "tasks": len(kept),
-        "correct": float(sum(kept)),
-        "accuracy": overall,
-        "decided": {"rules": len(kept), "recorded": 0, "live": 0, "undecided": 0},
-        "decided_unit": "rows",
-        "method": "rules (can_match_option, can_match_na + MRA, VCI metric)",
-        "archive_method": f"judge {recorded.judge}" if graded_by_judge else None,
-        "matches_archive": not graded_by_judge,
-        "status": status_counts(rows),
-        "judge": False,
-        "crashed_rows": status.count("error"),
-        "reference_error": reference_error,
-    }
+    stats = rules_only_stats(
+        "sparbench",
+        None,
+        rows,
+        input_rows=n,
+        tasks=len(kept),
+        correct=sum(kept),
+        accuracy=overall,
+        method="rules (can_match_option, can_match_na + MRA, VCI metric)",
+        archive_method=f"judge {recorded.judge}" if graded_by_judge else None,
+        matches=not graded_by_judge,
+        crashed_rows=status.count("error"),
+        reference_error=reference_error,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)
 
 

@@ -90,12 +90,25 @@ import polars as pl
 
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
+from gaia_fast.scorers.vlm._replay import (
+    JUDGE_POLICIES,  # noqa: F401 - this module's judge_policy values, as before
+    check_replay_args,
+    decided_from_routes,
+    has_record_files,
+    judge_label,
+    method_line,
+    replay_matches,
+    replay_stats,
+)
 from gaia_fast.scorers.vlm.recorded import Records, index_key
+
+#: The judge records this family replays: the executor passes ``find_records(path, RECORD_KIND)``
+#: as ``recorded=``.
+RECORD_KIND = "tail_judged"
 
 __all__ = ["BENCHMARKS", "CHARXIV_CATEGORIES", "grade"]
 
 BENCHMARKS = ("charxiv_descriptive", "charxiv_reasoning", "chartmuseum", "m4bench", "memlens", "dude", "slidevqa", "sfe", "mmlongbench_doc", "phyx_oe", "phyx_mc", "longdocurl", "medqbench")
-JUDGE_POLICIES = ("auto", "none")
 
 #: ``qid2category``: (the column read, its value -> category).
 CHARXIV_CATEGORIES: dict[str, tuple[str, dict[int, str]]] = {
@@ -170,10 +183,7 @@ def grade(
         raise ValueError(f"unknown benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
     if variant not in (None, "classic") and benchmark != "sfe":
         raise ValueError(f"{benchmark} has one rule (variant 'classic'), not {variant!r}")
-    if judge_policy not in JUDGE_POLICIES:
-        raise ValueError(f"judge_policy must be one of {', '.join(map(repr, JUDGE_POLICIES))}, not {judge_policy!r}")
-    if recorded is not None and not isinstance(recorded, Records):
-        raise TypeError(f"recorded must be a Records (find_records) or None, not {type(recorded).__name__}")
+    check_replay_args(judge_policy, recorded)
     if judge is not None:
         raise ValueError(f"{benchmark}: live judging is not supported (the judge prompt is not ported); rows without a recorded verdict are needs_judge")
     if benchmark == "memlens":
@@ -199,7 +209,7 @@ def grade(
         if name not in frame.columns:
             raise ValueError(f"{benchmark}: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
     use = recorded if judge_policy == "auto" else None
-    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    who = judge_label(recorded)
     lines = frame.select(pl.col(c).cast(pl.String) for c in need).to_dicts()
     scores: list[float | None] = []
     status: list[str] = []
@@ -274,34 +284,24 @@ def grade(
     report = _one_row(report_cols) if order else pl.DataFrame()
     n_rec = len(kept)
     undecided = status.count("needs_judge")
-    decided = {"rules": 0, "recorded": n_rec, "live": 0, "undecided": undecided}
-    parts = [f"{who} ({n_rec} rows)"] if n_rec else []
-    if undecided:
-        parts.append(f"{undecided} rows undecided (needs_judge)")
-    archive_method = None if recorded is None or not recorded.files else (f"judge {recorded.judge}" if recorded.judge else "judge")
-    correct = sum(scores[i] for i in kept)
-    stats: dict[str, Any] = {
-        "benchmark": benchmark,
-        "variant": "classic",
-        "rows": frame.height,
-        "tasks": n_rec,
-        "correct": float(correct),
-        "accuracy": correct / n_rec if n_rec else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": " + ".join(parts) or "no rows",
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0 and not errors and extra == 0,
-        "records_without_row": extra,
-        "flags": {"records_without_row": extra} if extra else {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "crashed_rows": len(errors),
-        "reference_error": f"{benchmark}: {errors[0]}; left out" if errors else None,
-    }
-    if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    archive_method = (f"judge {recorded.judge}" if recorded.judge else "judge") if has_record_files(recorded) else None
+    stats = replay_stats(
+        benchmark,
+        "classic",
+        rows,
+        input_rows=frame.height,
+        tasks=n_rec,
+        correct=sum(scores[i] for i in kept),
+        decided=decided_from_routes({"recorded": n_rec, "needs_judge": undecided}),
+        method=method_line([(who, n_rec)], undecided),
+        judge_policy=judge_policy,
+        archive_method=archive_method,
+        matches=replay_matches(archive_method, judge_policy, undecided, len(errors), extra),
+        counts={"records_without_row": extra},
+        crashed_rows=len(errors),
+        reference_error=f"{benchmark}: {errors[0]}; left out" if errors else None,
+        recorded=recorded,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -314,7 +314,7 @@ def _grade_memlens(frame: pl.DataFrame, recorded: Records | None, judge_policy: 
     if "index" not in frame.columns and "question_id" not in frame.columns:
         raise ValueError(f"memlens: the result table has neither 'question_id' nor 'index' (columns: {sorted(frame.columns)})")
     use = recorded if judge_policy == "auto" else None
-    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    who = judge_label(recorded)
     cols = [c for c in ("index", "question_id", "question_type") if c in frame.columns]
     lines = frame.select(pl.col(c).cast(pl.String) for c in cols).to_dicts()
     scores: list[float | None] = []
@@ -354,36 +354,24 @@ def _grade_memlens(frame: pl.DataFrame, recorded: Records | None, judge_policy: 
         report_rows, schema={"question_type": pl.String, "metric": pl.String, "score": pl.Float64, "num": pl.Int64}, orient="row"
     )
     undecided = status.count("needs_judge")
-    decided = {"rules": 0, "recorded": len(kept), "live": 0, "undecided": undecided}
-    parts = [f"{who} ({len(kept)} rows)"] if kept else []
-    if undecided:
-        parts.append(f"{undecided} rows undecided (needs_judge)")
-    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    archive_method = f"judge {recorded.judge}" if has_record_files(recorded) else None
     extra = 0 if use is None else sum(1 for k in use.entries if not (k.isdigit() and int(k) < frame.height))
-    correct = float(sum(s for _, s in kept))
-    flags = {k: v for k, v in (("records_misaligned", misaligned), ("records_without_row", extra)) if v}
-    stats: dict[str, Any] = {
-        "benchmark": "memlens",
-        "variant": "classic",
-        "rows": frame.height,
-        "tasks": len(kept),
-        "correct": correct,
-        "accuracy": correct / len(kept) if kept else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": " + ".join(parts) or "no rows",
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0,
-        "records_without_row": extra,
-        "flags": flags,
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "crashed_rows": 0,
-        "reference_error": None,
-    }
-    if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    stats = replay_stats(
+        "memlens",
+        "classic",
+        rows,
+        input_rows=frame.height,
+        tasks=len(kept),
+        correct=float(sum(s for _, s in kept)),
+        decided=decided_from_routes({"recorded": len(kept), "needs_judge": undecided}),
+        method=method_line([(who, len(kept))], undecided),
+        judge_policy=judge_policy,
+        archive_method=archive_method,
+        matches=replay_matches(archive_method, judge_policy, undecided),
+        counts={"records_without_row": extra},
+        flags={k: v for k, v in (("records_misaligned", misaligned), ("records_without_row", extra)) if v},
+        recorded=recorded,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -427,7 +415,7 @@ def _grade_doc(frame: pl.DataFrame, bench: str, recorded: Records | None, judge_
             raise ValueError(f"{bench}: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
     na = frozenset(PANDAS_NA)
     use = recorded if judge_policy == "auto" else None
-    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    who = judge_label(recorded)
     lines = frame.select(pl.col(c).cast(pl.String) for c in ("index", "answer")).to_dicts()
     scores: list[float | None] = []
     preds: list[str | None] = []
@@ -490,33 +478,23 @@ def _grade_doc(frame: pl.DataFrame, bench: str, recorded: Records | None, judge_
             }
         )
     undecided = status.count("needs_judge")
-    decided = {"rules": 0, "recorded": n, "live": 0, "undecided": undecided}
-    parts = [f"{who} extractions + anls rules ({n} rows)"] if n else []
-    if undecided:
-        parts.append(f"{undecided} rows undecided (needs_judge)")
-    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
-    correct = sum(k[0] for k in kept)
-    stats: dict[str, Any] = {
-        "benchmark": bench,
-        "variant": "classic",
-        "rows": frame.height,
-        "tasks": n,
-        "correct": float(correct),
-        "accuracy": correct / n if n else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": " + ".join(parts) or "no rows",
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0 and not errors,
-        "flags": {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "crashed_rows": len(errors),
-        "reference_error": f"{bench}: {errors[0]}; upstream's report fails here" if errors else None,
-    }
-    if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    archive_method = f"judge {recorded.judge}" if has_record_files(recorded) else None
+    stats = replay_stats(
+        bench,
+        "classic",
+        rows,
+        input_rows=frame.height,
+        tasks=n,
+        correct=sum(k[0] for k in kept),
+        decided=decided_from_routes({"recorded": n, "needs_judge": undecided}),
+        method=method_line([(f"{who} extractions + anls rules", n)], undecided),
+        judge_policy=judge_policy,
+        archive_method=archive_method,
+        matches=replay_matches(archive_method, judge_policy, undecided, len(errors)),
+        crashed_rows=len(errors),
+        reference_error=f"{bench}: {errors[0]}; upstream's report fails here" if errors else None,
+        recorded=recorded,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -526,7 +504,7 @@ def _grade_sfe(frame: pl.DataFrame, recorded: Records | None, judge_policy: str,
     if "index" not in frame.columns:
         raise ValueError(f"sfe: the result table has no 'index' column (columns: {sorted(frame.columns)})")
     use = recorded if judge_policy == "auto" else None
-    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    who = judge_label(recorded)
     cols = [c for c in ("index", "g_index", "split", "category") if c in frame.columns]
     lines = frame.select(pl.col(c).cast(pl.String) for c in cols).to_dicts()
     circular = "g_index" in frame.columns
@@ -578,33 +556,23 @@ def _grade_sfe(frame: pl.DataFrame, recorded: Records | None, judge_policy: str,
             report = pl.DataFrame(data, schema={c: (pl.String if c == "split" else pl.Float64) for c in data})
     n = len(kept)
     undecided = status.count("needs_judge")
-    decided = {"rules": 0, "recorded": n, "live": 0, "undecided": undecided}
-    parts = [f"{who} ({n} rows)"] if n else []
-    if undecided:
-        parts.append(f"{undecided} rows undecided (needs_judge)")
-    archive_method = None if recorded is None or not recorded.files else "judge"
-    total = sum(k["score"] for k in kept)
-    stats: dict[str, Any] = {
-        "benchmark": "sfe",
-        "variant": variant,
-        "rows": frame.height,
-        "tasks": n,
-        "correct": total / 9,
-        "accuracy": total / 9 / n if n else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": " + ".join(parts) or "no rows",
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0 and not errors,
-        "flags": {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "crashed_rows": len(errors),
-        "reference_error": f"sfe: {errors[0]}" if errors else None,
-    }
-    if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    archive_method = "judge" if has_record_files(recorded) else None
+    stats = replay_stats(
+        "sfe",
+        variant,
+        rows,
+        input_rows=frame.height,
+        tasks=n,
+        correct=sum(k["score"] for k in kept) / 9,
+        decided=decided_from_routes({"recorded": n, "needs_judge": undecided}),
+        method=method_line([(who, n)], undecided),
+        judge_policy=judge_policy,
+        archive_method=archive_method,
+        matches=replay_matches(archive_method, judge_policy, undecided, len(errors)),
+        crashed_rows=len(errors),
+        reference_error=f"sfe: {errors[0]}" if errors else None,
+        recorded=recorded,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -763,7 +731,7 @@ def _grade_mmlongbench_doc(frame: pl.DataFrame, recorded: Records | None, judge_
             raise ValueError(f"mmlongbench_doc: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
     na = frozenset(PANDAS_NA)
     use = recorded if judge_policy == "auto" else None
-    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    who = judge_label(recorded)
     lines = frame.select(pl.col(c).cast(pl.String) for c in need).to_dicts()
 
     def cell(v: str | None) -> Any:
@@ -847,33 +815,23 @@ def _grade_mmlongbench_doc(frame: pl.DataFrame, recorded: Records | None, judge_
                 }
             )
     undecided = status.count("needs_judge")
-    decided = {"rules": 0, "recorded": n, "live": 0, "undecided": undecided}
-    parts = [f"{who} extractions + eval_score rules ({n} rows)"] if n else []
-    if undecided:
-        parts.append(f"{undecided} rows undecided (needs_judge)")
-    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
-    correct = sum(k["score"] for k in kept)
-    stats: dict[str, Any] = {
-        "benchmark": "mmlongbench_doc",
-        "variant": "classic",
-        "rows": frame.height,
-        "tasks": n,
-        "correct": float(correct),
-        "accuracy": correct / n if n else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": " + ".join(parts) or "no rows",
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0 and not errors,
-        "flags": {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "crashed_rows": len(errors),
-        "reference_error": f"mmlongbench_doc: {errors[0]}" if errors else None,
-    }
-    if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    archive_method = f"judge {recorded.judge}" if has_record_files(recorded) else None
+    stats = replay_stats(
+        "mmlongbench_doc",
+        "classic",
+        rows,
+        input_rows=frame.height,
+        tasks=n,
+        correct=sum(k["score"] for k in kept),
+        decided=decided_from_routes({"recorded": n, "needs_judge": undecided}),
+        method=method_line([(f"{who} extractions + eval_score rules", n)], undecided),
+        judge_policy=judge_policy,
+        archive_method=archive_method,
+        matches=replay_matches(archive_method, judge_policy, undecided, len(errors)),
+        crashed_rows=len(errors),
+        reference_error=f"mmlongbench_doc: {errors[0]}" if errors else None,
+        recorded=recorded,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -1001,7 +959,7 @@ def _grade_phyx(frame: pl.DataFrame, bench: str, recorded: Records | None, judge
     na = frozenset(PANDAS_NA)
     mc = bench == "phyx_mc"
     use = recorded if judge_policy == "auto" else None
-    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    who = judge_label(recorded)
     lines = frame.select(pl.col(c).cast(pl.String) for c in ("index", "answer", "prediction", "category")).to_dicts()
     scores: list[float | None] = []
     extracted: list[str | None] = []
@@ -1062,37 +1020,24 @@ def _grade_phyx(frame: pl.DataFrame, bench: str, recorded: Records | None, judge
             cols[c] = sum(v) / len(v)
         report = _one_row(cols)
     undecided = status.count("needs_judge")
-    decided = {"rules": routes["rules"], "recorded": routes["recorded"], "live": 0, "undecided": undecided}
-    parts = [f"rules ({routes['rules']} rows)"] if routes["rules"] else []
-    if routes["recorded"]:
-        parts.append(f"{who} ({routes['recorded']} rows)")
-    if undecided:
-        parts.append(f"{undecided} rows undecided (needs_judge)")
-    archive_method = None if recorded is None or not recorded.files else f"rules + judge {recorded.judge}"
-    n = len(kept)
-    correct = sum(r for _, r in kept)
-    stats: dict[str, Any] = {
-        "benchmark": bench,
-        "variant": "classic",
-        "rows": frame.height,
-        "tasks": n,
-        "correct": float(correct),
-        "accuracy": correct / n if n else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": " + ".join(parts) or "no rows",
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0 and not errors and disagree == 0,
-        "rule_disagreements": disagree,
-        "flags": {"rule_disagreements": disagree} if disagree else {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "crashed_rows": len(errors),
-        "reference_error": f"{bench}: {errors[0]}" if errors else None,
-    }
-    if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    archive_method = f"rules + judge {recorded.judge}" if has_record_files(recorded) else None
+    stats = replay_stats(
+        bench,
+        "classic",
+        rows,
+        input_rows=frame.height,
+        tasks=len(kept),
+        correct=sum(r for _, r in kept),
+        decided=decided_from_routes({"rules": routes["rules"], "recorded": routes["recorded"], "needs_judge": undecided}),
+        method=method_line([("rules", routes["rules"]), (who, routes["recorded"])], undecided),
+        judge_policy=judge_policy,
+        archive_method=archive_method,
+        matches=replay_matches(archive_method, judge_policy, undecided, len(errors), disagree),
+        counts={"rule_disagreements": disagree},
+        crashed_rows=len(errors),
+        reference_error=f"{bench}: {errors[0]}" if errors else None,
+        recorded=recorded,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -1223,7 +1168,7 @@ def _grade_longdocurl(frame: pl.DataFrame, recorded: Records | None, judge_polic
             raise ValueError(f"longdocurl: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
     na = frozenset(PANDAS_NA)
     use = recorded if judge_policy == "auto" else None
-    who = f"recorded judge {recorded.judge}" if recorded is not None and recorded.judge else "recorded judge"
+    who = judge_label(recorded)
     own_pred = "pred" in frame.columns  # upstream then scores without a judge
     cols = [c for c in ("index", "answer", "answer_format", "task_tag", "pred", "parsed_prediction", "parsed_output", "prediction") if c in frame.columns]
     lines = frame.select(pl.col(c).cast(pl.String) for c in cols).to_dicts()
@@ -1288,37 +1233,25 @@ def _grade_longdocurl(frame: pl.DataFrame, recorded: Records | None, judge_polic
     )
     n = len(kept)
     undecided = status.count("needs_judge")
-    decided = {"rules": routes["rules"], "recorded": routes["recorded"], "live": 0, "undecided": undecided}
-    parts = [f"rules on the file's own pred ({routes['rules']} rows)"] if routes["rules"] else []
-    if routes["recorded"]:
-        parts.append(f"{who} extractions + eval_score ({routes['recorded']} rows)")
-    if undecided:
-        parts.append(f"{undecided} rows undecided (needs_judge)")
-    archive_method = None if recorded is None or not recorded.files else f"judge {recorded.judge}"
+    archive_method = f"judge {recorded.judge}" if has_record_files(recorded) else None
     if own_pred:
         archive_method = "rules (the result file's pred column)"
-    total = sum(s for _, s in kept)
-    stats: dict[str, Any] = {
-        "benchmark": "longdocurl",
-        "variant": "classic",
-        "rows": frame.height,
-        "tasks": n,
-        "correct": float(total),
-        "accuracy": total / n if n else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": " + ".join(parts) or "no rows",
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0,
-        "flags": {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "crashed_rows": 0,
-        "reference_error": None,
-    }
-    if recorded is not None:
-        stats["records"] = {"judge": recorded.judge, "files": [p.name for p in recorded.files], "entries": len(recorded), "notes": list(recorded.notes)}
+    stats = replay_stats(
+        "longdocurl",
+        "classic",
+        rows,
+        input_rows=frame.height,
+        tasks=n,
+        correct=float(sum(s for _, s in kept)),
+        decided=decided_from_routes({"rules": routes["rules"], "recorded": routes["recorded"], "needs_judge": undecided}),
+        method=method_line(
+            [("rules on the file's own pred", routes["rules"]), (f"{who} extractions + eval_score", routes["recorded"])], undecided
+        ),
+        judge_policy=judge_policy,
+        archive_method=archive_method,
+        matches=replay_matches(archive_method, judge_policy, undecided),
+        recorded=recorded,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)
 
 
@@ -1385,28 +1318,22 @@ def _grade_medqbench(frame: pl.DataFrame, judge_policy: str) -> GradeResult:
         report = _one_row(avgs)
     n = status.count("ok")
     undecided = status.count("needs_judge")
-    decided = {"rules": 0, "recorded": n, "live": 0, "undecided": undecided}
     # Headline only: each judged row's mean metric as a fraction of the maximum score, 2.
     per_row = [
         sum(vs) / len(vs) / 2 for i in range(len(status)) if (vs := [values[m][i] for m in MEDQ_METRICS if values[m][i] is not None])
     ]
-    stats: dict[str, Any] = {
-        "benchmark": "medqbench",
-        "variant": "classic",
-        "rows": frame.height,
-        "tasks": n,
-        "correct": float(sum(per_row)),
-        "accuracy": sum(per_row) / len(per_row) if per_row else math.nan,
-        "decided": decided,
-        "decided_unit": "rows",
-        "method": f"recorded judge scores in the result file ({n} rows)" if n else f"{undecided} rows undecided (needs_judge)",
-        "judge_policy": judge_policy,
-        "archive_method": "judge (scores written into the result file)" if present else None,
-        "matches_archive": judged,
-        "flags": {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "crashed_rows": 0,
-        "reference_error": None,
-    }
+    stats = replay_stats(
+        "medqbench",
+        "classic",
+        rows,
+        input_rows=frame.height,
+        tasks=n,
+        correct=float(sum(per_row)),
+        accuracy=sum(per_row) / len(per_row) if per_row else math.nan,
+        decided=decided_from_routes({"recorded": n, "needs_judge": undecided}),
+        method=f"recorded judge scores in the result file ({n} rows)" if n else f"{undecided} rows undecided (needs_judge)",
+        judge_policy=judge_policy,
+        archive_method="judge (scores written into the result file)" if present else None,
+        matches=judged,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)

@@ -89,6 +89,10 @@ from gaia_fast.scorers.vlm._replay import (
 from gaia_fast.scorers.vlm.mcq import can_infer
 from gaia_fast.scorers.vlm.recorded import Records, index_key
 
+#: The judge records this family replays: the executor passes ``find_records(path, RECORD_KIND)``
+#: as ``recorded=``.
+RECORD_KIND = "video_mcq"
+
 __all__ = ["BENCHMARKS", "VARIANTS", "extract_characters_regex", "extract_option_choices", "grade"]
 
 BENCHMARKS = {"worldsense": "worldsense", "videott": "videott", "videommev2": "videommev2",

@@ -40,6 +40,10 @@ from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm.recorded import Records
 
+#: The judge records this family replays: the executor passes ``find_records(path, RECORD_KIND)``
+#: as ``recorded=``.
+RECORD_KIND = "video_mmmu"
+
 __all__ = ["eval_open", "grade", "parse_multi_choice_response", "parse_open_response", "process_prediction"]
 
 STORES = ("xlsx", "json")

@@ -44,6 +44,10 @@ from gaia_fast.scorers.vlm import GradeResult, mcq
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm.recorded import Records
 
+#: The judge records this family replays (mcq_vanilla_eval's, else WeMath.evaluate's
+#: storage): the executor passes ``find_records(path, RECORD_KIND)`` as ``recorded=``.
+RECORD_KIND = "wemath"
+
 __all__ = [
     "FOUR_DIM_COLUMNS",
     "KNOWLEDGE_AREAS",

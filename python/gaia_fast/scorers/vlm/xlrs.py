@@ -45,6 +45,10 @@ from gaia_fast.scorers.vlm._replay import check_replay_args, records_summary
 from gaia_fast.scorers.vlm.mcq_reports import numpy_sum
 from gaia_fast.scorers.vlm.recorded import Records
 
+#: The judge records this family replays (the ``{stem}_{J}_result.pkl`` cache): the executor
+#: passes ``find_records(path, RECORD_KIND)`` as ``recorded=``.
+RECORD_KIND = "xlrs"
+
 __all__ = ["NO_JUDGE", "VARIANTS", "extract_characters_regex", "grade"]
 
 VARIANTS = ("2025-06", "2025-06b", "2026-03")

@@ -52,6 +52,10 @@ from gaia_fast.scorers.vlm.mcq import (
 )
 from gaia_fast.scorers.vlm.recorded import Records, index_key_expr
 
+#: The judge records this family replays: the executor passes ``find_records(path, RECORD_KIND)``
+#: as ``recorded=``.
+RECORD_KIND = "yorn"
+
 __all__ = ["BENCHMARKS", "MME_SUPER", "RULES", "VARIANTS", "grade", "judge_prompt", "yorn_extract", "yorn_extract_explained"]
 
 #: ``grade(benchmark=...)`` names -> the rating they get.
