@@ -433,3 +433,38 @@ def test_comparison_is_the_same_whatever_out_is(tmp_path, budget, scorer):
         )
         got[out] = cmp.read_bytes()
     assert all(v == e_cmp for v in got.values()), [k for k, v in got.items() if v != e_cmp]
+
+
+@pytest.mark.parametrize("budget", [archive.SORT_BUDGET, 20_000])
+def test_no_comparison_writes_none_and_finds_the_same_duplicates(tmp_path, budget):
+    # comparison=None (the command's --comparison none): the scored table, the summary and
+    # the duplicated task ids are those of a grade that writes the comparison.
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(rows(6000, seed=5, distinct_ids=3000)).write_parquet(path, row_group_size=700)
+    _, s_out, full = stream_outputs(path, tmp_path, sort_budget=budget, truth_col="true_answer")
+    out = tmp_path / "none_out.parquet"
+    before = set(tmp_path.iterdir())
+    got = archive.grade_scan(
+        scan_archive(path, truth_col="true_answer"), meta=None, scorer="gaia", compare=None, explain=False, comparison=None, out=out,
+        limit=10, want_duplicates=True, sort_budget=budget,
+    )
+    assert set(tmp_path.iterdir()) - before == {out}  # no comparison, no scratch left behind
+    assert pl.read_parquet(out).equals(s_out)
+    assert got.summary == full.summary and got.comparison_rows == full.comparison_rows == 6000
+    assert (got.duplicates, got.duplicate_examples) == (full.duplicates, full.duplicate_examples)
+    assert got.duplicates > 100
+
+
+def test_command_comparison_none(tmp_path):
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(rows(500)).write_parquet(path)
+    base = ["grade", str(path), "--truth-col", "true_answer"]
+    r = CliRunner().invoke(main, [*base, "--comparison", str(tmp_path / "c.csv"), "--out", str(tmp_path / "with.parquet")], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(main, [*base, "--comparison", "none", "--out", str(tmp_path / "o.parquet")], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert "No comparison written" in r.output
+    assert not (tmp_path / "none").exists() and [p.name for p in tmp_path.glob("*.csv")] == ["c.csv"]
+    # The default rerun policy applies as with a comparison: the same rows graded.
+    assert pl.read_parquet(tmp_path / "o.parquet").equals(pl.read_parquet(tmp_path / "with.parquet"))
+    assert 0 < pl.read_parquet(tmp_path / "o.parquet").height < 500
