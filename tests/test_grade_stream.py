@@ -267,6 +267,38 @@ def test_already_sorted_ids_are_copied_in_order(tmp_path, monkeypatch, budget):
     assert (got.duplicates, got.duplicate_examples) == _eager_duplicates(path, truth_col="true_answer")
 
 
+@pytest.mark.parametrize("nulls", [False, True])
+def test_sorted_archive_with_ranges_planned_is_copied_without_split_or_sort(tmp_path, monkeypatch, nulls):
+    # Ranges are planned before the pass (a Parquet table larger than the budget); the
+    # comparison rows come out of the pass in task-id order, so they are copied as they
+    # are: no split by range, no sort. Unsorted, the same plan splits.
+    data = rows(5000, seed=23, distinct_ids=2000)
+    if not nulls:
+        data = [r for r in data if r["task_id"] is not None]
+    data.sort(key=lambda r: (r["task_id"] is None, r["task_id"] or ""))
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(data).write_parquet(path, row_group_size=300)
+    monkeypatch.setattr(archive, "_BATCH_ROWS", 64)
+    splits, sorts = [], []
+    real_split, real_sort = archive._split, archive._ComparisonOut.write_sorting
+    monkeypatch.setattr(archive, "_split", lambda *a: splits.append(1) or real_split(*a))
+    monkeypatch.setattr(archive._ComparisonOut, "write_sorting", lambda *a: sorts.append(1) or real_sort(*a))
+    planned = []
+    real_plan = archive._plan_partitions
+    monkeypatch.setattr(archive, "_plan_partitions", lambda *a: planned.append(real_plan(*a)) or planned[-1])
+    e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, truth_col="true_answer")
+    s_cmp, s_out, got = stream_outputs(path, tmp_path, sort_budget=40_000, truth_col="true_answer")
+    assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
+    assert planned[-1] and not splits and not sorts
+    assert (got.duplicates, got.duplicate_examples) == _eager_duplicates(path, truth_col="true_answer")
+    assert got.duplicates > 100
+    random.Random(1).shuffle(data)
+    pl.DataFrame(data).write_parquet(path, row_group_size=300)
+    e_cmp, _, _ = eager_outputs(path, tmp_path, truth_col="true_answer")
+    s_cmp, _, _ = stream_outputs(path, tmp_path, sort_budget=40_000, truth_col="true_answer")
+    assert s_cmp == e_cmp and splits and sorts
+
+
 def test_one_heavy_id_among_distinct_ones_is_partitioned_and_equal(tmp_path, monkeypatch):
     # One id holds most rows: its range partition cannot be split further and is
     # copied as it is (it is sorted); the others are split again or sorted in memory.
