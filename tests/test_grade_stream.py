@@ -411,51 +411,6 @@ def test_ranges_are_chosen_before_the_pass(tmp_path, monkeypatch, fmt):
     assert s_cmp == e_cmp and planned[-1] is None
 
 
-@pytest.mark.parametrize("fmt", ["parquet", "jsonl"])
-@pytest.mark.parametrize("share", [archive._SPILL_SHARE, 0.0])
-def test_range_spill_and_its_parquet_fallback_give_the_same_bytes(tmp_path, monkeypatch, fmt, share):
-    # Ranges planned before the pass: the pass appends each batch's rows to the Arrow IPC
-    # file of their range, or, when that would take too much of the free disk, writes
-    # them to one lz4 Parquet file that is split by range after the pass.
-    data = rows(5000, seed=24, distinct_ids=10**9)
-    path = tmp_path / f"a.{fmt}"
-    if fmt == "parquet":
-        pl.DataFrame(data).write_parquet(path, row_group_size=300)
-    else:
-        write_jsonl(path, data)
-    monkeypatch.setattr(archive, "_SPILL_SHARE", share)
-    spills, splits = [], []
-    real_spill, real_split = archive._RangeSpill, archive._split
-    monkeypatch.setattr(archive, "_RangeSpill", lambda *a: spills.append(real_spill(*a)) or spills[-1])
-    # (the split after the pass goes to "parts"; a range over the budget is split again
-    # under "d<depth>", whichever way the pass wrote the rows)
-    monkeypatch.setattr(archive, "_split", lambda rows, where, n: splits.append(Path(where).name) or real_split(rows, where, n))
-    e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, truth_col="true_answer")
-    s_cmp, s_out, got = stream_outputs(path, tmp_path, sort_budget=40_000, truth_col="true_answer")
-    assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
-    assert (got.duplicates, got.duplicate_examples) == _eager_duplicates(path, truth_col="true_answer")
-    if share:
-        assert len(spills) == 1 and len(spills[0].writers) >= 3 and "parts" not in splits
-    else:
-        assert not spills and "parts" in splits
-
-
-def test_range_spill_error_is_raised_after_the_pass(tmp_path, monkeypatch):
-    # A spill that cannot write (a full disk) fails the grade with its own error, and
-    # leaves no output behind.
-    path = tmp_path / "a.parquet"
-    pl.DataFrame(rows(5000, seed=25, distinct_ids=10**9)).write_parquet(path, row_group_size=300)
-
-    def full(self, batch):
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(archive._RangeSpill, "_write", full)
-    with pytest.raises(OSError, match="No space left"):
-        stream_outputs(path, tmp_path, sort_budget=40_000, truth_col="true_answer")
-    assert not (tmp_path / "stream_cmp.csv").exists() and not (tmp_path / "stream_out.parquet").exists()
-    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".gaia-fast.")]
-
-
 def test_bad_lines_are_reported_once_when_ranges_are_sampled(tmp_path):
     # The head sample is read on the side: a skipped line is reported by the pass only.
     data = rows(3000, seed=22, distinct_ids=10**9)

@@ -545,34 +545,18 @@ def _sample_bounds(scan: pl.LazyFrame, rows: int, parts: int) -> list[str]:
     return _bounds_of(scan.select(pl.col("task_id")).gather_every(step).collect(engine="streaming").get_column("task_id"), parts)
 
 
-def _scan_rows(files: list[str]) -> pl.LazyFrame:
-    """Comparison rows held in scratch files: Parquet, or Arrow IPC (the range spill)."""
-    if files and files[0].endswith(".arrow"):
-        return pl.scan_ipc(files)
-    return pl.scan_parquet(files)
-
-
-def _rows_of(f: str) -> int:
-    if f.endswith(".arrow"):
-        import pyarrow.ipc as ipc
-
-        with ipc.open_file(f) as r:
-            return sum(r.get_record_batch(i).num_rows for i in range(r.num_record_batches))
-    import pyarrow.parquet as pq
-
-    return pq.read_metadata(f).num_rows
-
-
 def _parquet_size(files: list[str]) -> tuple[int, int]:
-    """(rows, estimated bytes held as lines) of the comparison rows in scratch files: the
+    """(rows, estimated bytes held as lines) of the comparison rows in Parquet files: the
     row counts from the footers, the bytes from the text of each file's first rows (the
     encoded sizes say little: repeated answers are stored once per row group)."""
+    import pyarrow.parquet as pq
+
     rows = size = 0
     for f in files:
-        n = _rows_of(f)
+        n = pq.read_metadata(f).num_rows
         if not n:
             continue
-        head = _scan_rows([f]).head(_SIZE_SAMPLE).select(pl.sum_horizontal(pl.all().str.len_bytes().fill_null(0)).alias("b"))
+        head = pl.scan_parquet(f).head(_SIZE_SAMPLE).select(pl.sum_horizontal(pl.all().str.len_bytes().fill_null(0)).alias("b"))
         sample = head.collect().get_column("b")
         per_row = (sample.sum() / max(1, len(sample))) + _ROW_OVERHEAD
         rows += n
@@ -603,7 +587,7 @@ def _plan_partitions(scan: ArchiveScan, budget: int, ids_only: bool = False) -> 
     try:
         if scan.rows is not None:
             rows = scan.rows
-            if rows * 48 * 4 <= budget:  # surely small (rows cost 48 bytes and more): no sample
+            if rows * 48 <= budget:
                 return None
             cols = [c for c in (("task_id",) if ids_only else ("task_id", "prediction", "truth")) if c in scan.frame.collect_schema()]
             pieces = 64
@@ -629,22 +613,6 @@ def _plan_partitions(scan: ArchiveScan, budget: int, ids_only: bool = False) -> 
         return None
     bounds = _bounds_of(ids, parts)
     return bounds or None
-
-
-def _spill_fits(scan: ArchiveScan, where: str, ids_only: bool) -> bool:
-    """Whether the comparison rows, about the text of their columns in the archive, fit
-    :data:`_SPILL_SHARE` of the free disk at ``where`` as uncompressed range files."""
-    try:
-        free = shutil.disk_usage(where).free
-        est = scan.bytes  # a text archive: about its own size
-        if scan.rows is not None:  # a table (compressed): its rows' text, from its first rows
-            cols = [c for c in (("task_id",) if ids_only else ("task_id", "prediction", "truth")) if c in scan.frame.collect_schema()]
-            head = scan.frame.select(cols).head(_SIZE_SAMPLE).collect()
-            per_row = sum(head.get_column(c).cast(pl.String).str.len_bytes().fill_null(0).sum() for c in cols) / max(1, head.height)
-            est = int((per_row + 32) * scan.rows)  # offsets, level, match
-    except Exception:  # noqa: BLE001 (a sample that cannot be read: the pass reports it)
-        return False
-    return est <= free * _SPILL_SHARE
 
 
 def _head_ids(scan: ArchiveScan) -> pl.Series | None:
@@ -686,7 +654,7 @@ def _emit_part(files: list[str], out: _ComparisonOut, budget: int, scratch: str,
     if size > budget:
         _emit_sorted(files, out, size, rows, budget, scratch, depth)
         return
-    _write_range(_scan_rows(files), out, rows)
+    _write_range(pl.scan_parquet(files), out, rows)
 
 
 def _copy_in_order(rows: pl.LazyFrame, out: _ComparisonOut) -> None:
@@ -711,7 +679,7 @@ def _emit_sorted(
     copied batch by batch; else they are split into range partitions in one pass, each
     handled by :func:`_emit_part` in order (a partition that cannot be split, one heavy
     id range, is sorted in memory)."""
-    scan = _scan_rows(files)
+    scan = pl.scan_parquet(files)
     t = time.perf_counter()
     in_order = _is_sorted(scan)
     _step("comparison: check order", t)
@@ -729,60 +697,13 @@ def _emit_sorted(
     for sub in _partition_files(where, bounds):
         n, size = _parquet_size(sub)
         if n >= rows:  # no progress (one heavy id range): do not split it again
-            _write_range(_scan_rows(sub), out, n)
+            _write_range(pl.scan_parquet(sub), out, n)
         else:
             _emit_part(sub, out, budget, where, depth + 1)
         shutil.rmtree(os.path.dirname(sub[0]), ignore_errors=True)
 
 
 _PART_KEY = "__gaia_fast_part"
-
-
-class _RangeSpill:
-    """The comparison rows of the pass, each batch's rows appended to the Arrow IPC file
-    of their task-id range (uncompressed: the split this replaces read and wrote the rows
-    once more as Parquet, and compressing here cost as much as it saved). Called by the
-    engine with the batches in order (``sink_batches``), so each range's rows stay in
-    archive order. An error (a full disk) is kept and raised after the pass."""
-
-    def __init__(self, where: str) -> None:
-        self.where = where
-        self.writers: dict[int, Any] = {}
-        self.error: BaseException | None = None
-
-    def __call__(self, batch: pl.DataFrame) -> bool | None:
-        if self.error is not None:
-            return True  # stop
-        try:
-            self._write(batch)
-        except BaseException as e:  # noqa: BLE001 (raised again after the pass)
-            self.error = e
-            return True
-        return None
-
-    def _write(self, batch: pl.DataFrame) -> None:
-        import pyarrow.ipc as ipc
-
-        for (k,), rows in batch.partition_by(_PART_KEY, as_dict=True, include_key=False, maintain_order=True).items():
-            table = rows.to_arrow()
-            w = self.writers.get(k)
-            if w is None:
-                w = self.writers[k] = ipc.new_file(os.path.join(self.where, f"{int(k):05d}.arrow"), table.schema)
-            w.write_table(table)
-
-    def close(self) -> list[list[str]]:
-        """Close every file; the files of the ranges, in range order."""
-        for w in self.writers.values():
-            w.close()
-        if self.error is not None:
-            raise self.error
-        return [[os.path.join(self.where, f"{int(k):05d}.arrow")] for k in sorted(self.writers)]
-
-
-#: Scratch disk the range spill may take, as a share of the free space where it goes
-#: (it takes about the text of the comparison; beyond this the rows go to lz4 Parquet
-#: and are split by range after the pass).
-_SPILL_SHARE = 0.25
 
 #: Rows held in row groups being built while rows are split by range: each open range
 #: holds one, so a split into many ranges gets smaller row groups (the memory a 50M-row
@@ -827,7 +748,7 @@ def _sorted_comparison(
         out = _ComparisonOut(fh, columns)
         if in_order:  # rows known to be in task-id order already
             for files in parts:
-                _copy_in_order(_scan_rows(files), out)
+                _copy_in_order(pl.scan_parquet(files), out)
             return out.runs.count, out.runs.first
         for files in parts:
             _emit_part(files, out, budget, scratch, 1)
@@ -997,15 +918,9 @@ def _grade_pass(
         bounds = _plan_partitions(scan, sort_budget) if comparison is not None else _plan_partitions(scan, sort_budget, ids_only=True)
         _step("plan ranges (sample)", t)
         cmp_rows = visible.select(cmp_exprs)
-        spill = None
         if bounds is not None:
             cmp_rows = cmp_rows.with_columns(_bucket_expr(bounds).alias(_PART_KEY))
-            if _spill_fits(scan, scratch_dir, comparison is None):
-                spill = _RangeSpill(scratch_dir)
-        if spill is not None:
-            queries: list[Any] = [cmp_rows.sink_batches(spill, lazy=True, maintain_order=True)]
-        else:
-            queries = [cmp_rows.sink_parquet(cmp_rows_file, lazy=True, compression="lz4", statistics=False)]
+        queries: list[Any] = [cmp_rows.sink_parquet(cmp_rows_file, lazy=True, compression="lz4", statistics=False)]
         if out_tmp is not None:
             queries.append(sink_table(visible.drop("input_status", "input_reason", strict=False), out_tmp, table_format(out)))
         # One select of small aggregates straight from the scored rows: (sharing a
@@ -1032,10 +947,7 @@ def _grade_pass(
         queries += list(audit_rows.values())
         try:
             t_pass = time.perf_counter()
-            try:
-                results = pl.collect_all(queries, engine="streaming")
-            finally:
-                spilled = spill.close() if spill is not None else None
+            results = pl.collect_all(queries, engine="streaming")
             _step("pass: read, score, --out, comparison rows", t_pass)
         except InputError:
             raise
@@ -1074,11 +986,9 @@ def _grade_pass(
             # An archive already in task-id order is copied as it is: no split, no sort.
             # (Out of order, the check stops at its first batch.)
             t = time.perf_counter()
-            in_order = _is_sorted(_scan_rows([f for p in spilled for f in p]) if spilled is not None else pl.scan_parquet(cmp_rows_file))
+            in_order = _is_sorted(pl.scan_parquet(cmp_rows_file))
             _step("comparison: check order", t)
-        if spilled is not None:
-            parts = spilled
-        elif bounds is None or in_order:
+        if bounds is None or in_order:
             parts = [[cmp_rows_file]]
         else:
             parts_dir = os.path.join(scratch_dir, "parts")
