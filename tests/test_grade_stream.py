@@ -500,3 +500,18 @@ def test_command_comparison_none(tmp_path):
     # The default rerun policy applies as with a comparison: the same rows graded.
     assert pl.read_parquet(tmp_path / "o.parquet").equals(pl.read_parquet(tmp_path / "with.parquet"))
     assert 0 < pl.read_parquet(tmp_path / "o.parquet").height < 500
+
+
+def test_profile_names_each_step_of_the_grade(tmp_path, monkeypatch):
+    # GAIA_FAST_PROFILE (the benchmark's profile): wall seconds of each step, ordering apart
+    # from writing the lines.
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(rows(3000, seed=26, distinct_ids=10**9)).write_parquet(path, row_group_size=300)
+    archive.PROFILE.clear()
+    monkeypatch.setenv("GAIA_FAST_PROFILE", str(tmp_path / "profile.json"))
+    r = CliRunner().invoke(main, ["grade", str(path), "--truth-col", "true_answer", "--comparison", str(tmp_path / "c.csv"), "--json"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    got = json.loads((tmp_path / "profile.json").read_text())
+    for step in ("pass: read, score, --out, comparison rows", "score (summed over batches)", "comparison: build lines", "comparison: ordering (native sort)", "comparison: write lines"):
+        assert got[step] >= 0.0, step
+    assert got["pass: read, score, --out, comparison rows"] > 0.0

@@ -514,7 +514,9 @@ class _ComparisonOut:
         _step("comparison: build lines", t)
         t = time.perf_counter()
         self.runs.add(*lines.write(self.fh))
-        _step("comparison: order and write lines", t)
+        took = time.perf_counter() - t
+        PROFILE["comparison: ordering (native sort)"] = PROFILE.get("comparison: ordering (native sort)", 0.0) + lines.sort_seconds
+        PROFILE["comparison: write lines"] = PROFILE.get("comparison: write lines", 0.0) + took - lines.sort_seconds
 
 
 def _bucket_expr(bounds: list[str]) -> pl.Expr:
@@ -590,7 +592,7 @@ def _plan_partitions(scan: ArchiveScan, budget: int, ids_only: bool = False) -> 
             if rows * 48 <= budget:
                 return None
             cols = [c for c in (("task_id",) if ids_only else ("task_id", "prediction", "truth")) if c in scan.frame.collect_schema()]
-            pieces = 64
+            pieces = 64  # 64 queries (one query of the 64 slices read far more: 3.1 against 0.4 CPU s at 10M rows)
             take = max(1, min(_SAMPLE_ROWS // pieces, rows // pieces))
             sel = scan.frame.select(cols)
             sample = pl.concat([sel.slice((i * rows) // pieces, take).collect() for i in range(pieces)])
