@@ -123,7 +123,7 @@ def _score_text(v: Any) -> str:
     type=click.Path(dir_okay=False, path_type=Path),
     default=Path("answer_comparison.csv"),
     show_default=True,
-    help="Where to write answer_comparison.csv (Zypher format); `none` writes none (the scored table and the summary only).",
+    help="Where to write answer_comparison.csv (Zypher format); `none` writes none (the scored table and the summary only; `./none` is a file).",
 )
 @click.option(
     "--out",
