@@ -194,7 +194,10 @@ def main() -> None:
     for kind in args.kinds.split(","):
         src = archive(rows, kind)
         size = src.stat().st_size
-        pol = lambda what, shape="one": [sys.executable, "-c", POLARS_IO, str(src), str(out), str(cmp), what, shape]  # noqa: E731
+
+        def pol(what: str, shape: str = "one", src: Path = src) -> list[str]:
+            return [sys.executable, "-c", POLARS_IO, str(src), str(out), str(cmp), what, shape]
+
         cases = [
             ("polars, sorted CSV, one plan", pol("sorted", "one")),
             ("polars, sorted CSV, two plans", pol("sorted", "two")),
@@ -202,7 +205,7 @@ def main() -> None:
             ("polars, unsorted CSV, two plans", pol("unsorted", "two")),
         ]
         for m in args.modes.split(","):
-            cases.append((f"gaia-fast grade" + ("" if m == "auto" else f", dedupe {m}"), grade_cmd(src, "--comparison", str(cmp), "--dedupe", m)))
+            cases.append(("gaia-fast grade" + ("" if m == "auto" else f", dedupe {m}"), grade_cmd(src, "--comparison", str(cmp), "--dedupe", m)))
         cases.append(("gaia-fast grade --comparison none", grade_cmd(src, "--comparison", "none")))
         results = {}
         for name, cmd in cases:
