@@ -87,6 +87,25 @@ def test_templates_are_counted_shown_and_stripped_on_request(tmp_path):
     assert cmp2.get_column("actual_answer").to_list()[:3] == ["42", "Ossory", "amberleaf, zest-root"]
 
 
+def test_any_template_count_is_the_rows_with_some_kind():
+    # template_any is one pattern of the three as alternatives: each keeps its own flags
+    # (case, dot matching newlines) and anchors, so a row counts exactly when one kind does.
+    answers = [
+        "<answer>\nx\n</answer>", "<ANSWER>x</Answer>", "<answer>x", "FINAL ANSWER: 7", "final  answer :x", "finalanswer: x",
+        "the final answer: y", "afinal answer: z", "42.", " $1,000.5%. \n", "text\n42.", "42.\nmore", "42", "-3.", "<answer>\n</answer> 42.",
+        "ﬁnal answer: 1", "Final\nanswer: 2", "", None,
+    ]
+    df = pl.DataFrame({"p": answers}, schema={"p": pl.String})
+    p = pl.col("p")
+    flags = audit.template_flags(p)
+    per_row = df.select(pl.any_horizontal(list(flags.values()))).to_series().to_list()
+    counts = df.select(audit.template_counts(p)).row(0, named=True)
+    assert counts["template_any"] == sum(per_row) == 10
+    for i, a in enumerate(answers):  # row by row, so an answer counted for the wrong reason shows
+        one = df.slice(i, 1).select(audit.template_counts(p)).row(0, named=True)
+        assert one["template_any"] == per_row[i], a
+
+
 def test_strip_template_leaves_plain_answers_alone():
     s = pl.Series(["Paris", "3.5", "final answer: x", "a. b.", "FINAL ANSWER:  12.\n", "<answer> q </answer> tail", None])
     got = pl.select(audit.strip_template(pl.lit(s))).to_series().to_list()

@@ -267,6 +267,38 @@ def test_already_sorted_ids_are_copied_in_order(tmp_path, monkeypatch, budget):
     assert (got.duplicates, got.duplicate_examples) == _eager_duplicates(path, truth_col="true_answer")
 
 
+@pytest.mark.parametrize("nulls", [False, True])
+def test_sorted_archive_with_ranges_planned_is_copied_without_split_or_sort(tmp_path, monkeypatch, nulls):
+    # Ranges are planned before the pass (a Parquet table larger than the budget); the
+    # comparison rows come out of the pass in task-id order, so they are copied as they
+    # are: no split by range, no sort. Unsorted, the same plan splits.
+    data = rows(5000, seed=23, distinct_ids=2000)
+    if not nulls:
+        data = [r for r in data if r["task_id"] is not None]
+    data.sort(key=lambda r: (r["task_id"] is None, r["task_id"] or ""))
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(data).write_parquet(path, row_group_size=300)
+    monkeypatch.setattr(archive, "_BATCH_ROWS", 64)
+    splits, sorts = [], []
+    real_split, real_sort = archive._split, archive._ComparisonOut.write_sorting
+    monkeypatch.setattr(archive, "_split", lambda *a: splits.append(1) or real_split(*a))
+    monkeypatch.setattr(archive._ComparisonOut, "write_sorting", lambda *a: sorts.append(1) or real_sort(*a))
+    planned = []
+    real_plan = archive._plan_partitions
+    monkeypatch.setattr(archive, "_plan_partitions", lambda *a: planned.append(real_plan(*a)) or planned[-1])
+    e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, truth_col="true_answer")
+    s_cmp, s_out, got = stream_outputs(path, tmp_path, sort_budget=40_000, truth_col="true_answer")
+    assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
+    assert planned[-1] and not splits and not sorts
+    assert (got.duplicates, got.duplicate_examples) == _eager_duplicates(path, truth_col="true_answer")
+    assert got.duplicates > 100
+    random.Random(1).shuffle(data)
+    pl.DataFrame(data).write_parquet(path, row_group_size=300)
+    e_cmp, _, _ = eager_outputs(path, tmp_path, truth_col="true_answer")
+    s_cmp, _, _ = stream_outputs(path, tmp_path, sort_budget=40_000, truth_col="true_answer")
+    assert s_cmp == e_cmp and splits and sorts
+
+
 def test_one_heavy_id_among_distinct_ones_is_partitioned_and_equal(tmp_path, monkeypatch):
     # One id holds most rows: its range partition cannot be split further and is
     # copied as it is (it is sorted); the others are split again or sorted in memory.
@@ -433,3 +465,53 @@ def test_comparison_is_the_same_whatever_out_is(tmp_path, budget, scorer):
         )
         got[out] = cmp.read_bytes()
     assert all(v == e_cmp for v in got.values()), [k for k, v in got.items() if v != e_cmp]
+
+
+@pytest.mark.parametrize("budget", [archive.SORT_BUDGET, 20_000])
+def test_no_comparison_writes_none_and_finds_the_same_duplicates(tmp_path, budget):
+    # comparison=None (the command's --comparison none): the scored table, the summary and
+    # the duplicated task ids are those of a grade that writes the comparison.
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(rows(6000, seed=5, distinct_ids=3000)).write_parquet(path, row_group_size=700)
+    _, s_out, full = stream_outputs(path, tmp_path, sort_budget=budget, truth_col="true_answer")
+    out = tmp_path / "none_out.parquet"
+    before = set(tmp_path.iterdir())
+    got = archive.grade_scan(
+        scan_archive(path, truth_col="true_answer"), meta=None, scorer="gaia", compare=None, explain=False, comparison=None, out=out,
+        limit=10, want_duplicates=True, sort_budget=budget,
+    )
+    assert set(tmp_path.iterdir()) - before == {out}  # no comparison, no scratch left behind
+    assert pl.read_parquet(out).equals(s_out)
+    assert got.summary == full.summary and got.comparison_rows == full.comparison_rows == 6000
+    assert (got.duplicates, got.duplicate_examples) == (full.duplicates, full.duplicate_examples)
+    assert got.duplicates > 100
+
+
+def test_command_comparison_none(tmp_path):
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(rows(500)).write_parquet(path)
+    base = ["grade", str(path), "--truth-col", "true_answer"]
+    r = CliRunner().invoke(main, [*base, "--comparison", str(tmp_path / "c.csv"), "--out", str(tmp_path / "with.parquet")], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(main, [*base, "--comparison", "none", "--out", str(tmp_path / "o.parquet")], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert "No comparison written" in r.output
+    assert not (tmp_path / "none").exists() and [p.name for p in tmp_path.glob("*.csv")] == ["c.csv"]
+    # The default rerun policy applies as with a comparison: the same rows graded.
+    assert pl.read_parquet(tmp_path / "o.parquet").equals(pl.read_parquet(tmp_path / "with.parquet"))
+    assert 0 < pl.read_parquet(tmp_path / "o.parquet").height < 500
+
+
+def test_profile_names_each_step_of_the_grade(tmp_path, monkeypatch):
+    # GAIA_FAST_PROFILE (the benchmark's profile): wall seconds of each step, ordering apart
+    # from writing the lines.
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(rows(3000, seed=26, distinct_ids=10**9)).write_parquet(path, row_group_size=300)
+    archive.PROFILE.clear()
+    monkeypatch.setenv("GAIA_FAST_PROFILE", str(tmp_path / "profile.json"))
+    r = CliRunner().invoke(main, ["grade", str(path), "--truth-col", "true_answer", "--comparison", str(tmp_path / "c.csv"), "--json"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    got = json.loads((tmp_path / "profile.json").read_text())
+    for step in ("pass: read, score, --out, comparison rows", "score (summed over batches)", "comparison: build lines", "comparison: ordering (native sort)", "comparison: write lines"):
+        assert got[step] >= 0.0, step
+    assert got["pass: read, score, --out, comparison rows"] > 0.0

@@ -133,6 +133,9 @@ def print_summary(console, result: dict[str, Any], scorer: str, *, engine: str |
 
 def print_outputs(console, result: dict[str, Any]) -> None:
     """Where ``answer_comparison.csv`` and ``--out`` were written."""
-    console.print(f"Comparison written to {result['comparison']['path']} ({result['comparison']['rows']} rows)")
+    if result["comparison"]:
+        console.print(f"Comparison written to {result['comparison']['path']} ({result['comparison']['rows']} rows)")
+    else:
+        console.print("No comparison written (--comparison none)")
     if result["out"]:
         console.print(f"All rows written to {result['out']}")

@@ -123,7 +123,7 @@ def _score_text(v: Any) -> str:
     type=click.Path(dir_okay=False, path_type=Path),
     default=Path("answer_comparison.csv"),
     show_default=True,
-    help="Where to write answer_comparison.csv (Zypher format).",
+    help="Where to write answer_comparison.csv (Zypher format); `none` writes none (the scored table and the summary only; `./none` is a file).",
 )
 @click.option(
     "--out",
@@ -260,6 +260,10 @@ def grade(archives: tuple[Path, ...], **options: Any) -> None:
     all). Reports go to --report-dir; exit code 1 when an archive could not be graded.
     """
     engine = options.pop("engine")
+    if str(options["comparison"]) == "none":
+        if not archives or engine == "ray":
+            raise click.UsageError("--comparison none applies to grading an archive on the local engine")
+        options["comparison"] = None
     ray_options = {k: options.pop(k) for k in ("ray_address", "ray_timeout", "ray_connect_timeout")}
     as_of = options.pop("as_of")
     if as_of is not None:
@@ -401,7 +405,7 @@ def grade_archive(plan: Plan, **options: Any) -> None:
     if options["submission"] and options["metadata"] is None:
         raise click.UsageError("--submission needs --metadata (the split's task ids and levels)")
     try:
-        check_outputs_writable({"--comparison": comparison, **({"--out": out} if out is not None else {})})
+        check_outputs_writable({**({"--comparison": comparison} if comparison is not None else {}), **({"--out": out} if out is not None else {})})
     except OutputError as e:
         raise BadInput(str(e)) from None
 

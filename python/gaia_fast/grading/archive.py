@@ -144,6 +144,7 @@ def score_expr(
         return pl.DataFrame(list(cols.values()))
 
     def run(batch: pl.Series) -> pl.Series:
+        t_all = time.perf_counter()
         df = batch.struct.unnest()
         n = df.height
         distinct = None
@@ -159,6 +160,7 @@ def score_expr(
                 out = df.join(scored, on=df.columns, how="left", nulls_equal=True, maintain_order="left").drop(df.columns)
         if out is None:
             out = score(df)
+        _step_locked("score (summed over batches)", t_all)
         dedupe.record(n, distinct, tried, time.perf_counter() - t0 if timed else None)
         if on_rows is not None:
             on_rows(n)
@@ -455,10 +457,21 @@ def _is_sorted(scan: pl.LazyFrame) -> bool:
 
 _NOTHING = object()
 
+#: Seconds spent in each step of the grades of this process (for the benchmark's
+#: profile, ``GAIA_FAST_PROFILE``); wall time, summed over the calls.
+PROFILE: dict[str, float] = {}
 
-#: Which comparison columns can need quotes (``level`` and ``match`` are the writer's
-#: own integers and words).
-_CHECK = [c not in ("level", "match") for c in COMPARISON_COLUMNS]
+
+def _step(name: str, since: float) -> None:
+    PROFILE[name] = PROFILE.get(name, 0.0) + time.perf_counter() - since
+
+
+_PROFILE_LOCK = threading.Lock()
+
+
+def _step_locked(name: str, since: float) -> None:
+    with _PROFILE_LOCK:
+        _step(name, since)
 
 
 class _ComparisonOut:
@@ -466,21 +479,23 @@ class _ComparisonOut:
     every task id counted by :class:`_Runs` so duplicates are found in the written
     order."""
 
-    def __init__(self, fh) -> None:
+    def __init__(self, fh, columns: tuple[str, ...] = COMPARISON_COLUMNS) -> None:
         from gaia_fast import _native
 
         self.fh = fh
+        self.columns = list(columns)
+        self.check = [c not in ("level", "match") for c in columns]
         self.runs = _Runs()
         # One line buffer for every range: its memory is kept from range to range
         # (fresh memory costs a page fault per 4 KiB).
         self.lines = _native.CsvRows()
-        fh.write(",".join(COMPARISON_COLUMNS).encode() + b"\r\n")
+        fh.write(",".join(columns).encode() + b"\r\n")
 
     def write(self, rows: pl.DataFrame) -> None:
         """Rows already in order."""
         self.runs.feed(rows.get_column("task_id"))
         self.lines.clear()
-        self.lines.add([rows.get_column(c) for c in COMPARISON_COLUMNS], _CHECK)
+        self.lines.add([rows.get_column(c) for c in self.columns], self.check)
         self.lines.write(self.fh, sort=False)
 
     def write_sorting(self, batches, rows: int = 0) -> None:
@@ -493,9 +508,15 @@ class _ComparisonOut:
         lines = self.lines
         lines.clear()
         lines.reserve(rows)
+        t = time.perf_counter()
         for batch in batches:
-            lines.add([batch.get_column(c) for c in COMPARISON_COLUMNS], _CHECK)
+            lines.add([batch.get_column(c) for c in self.columns], self.check)
+        _step("comparison: build lines", t)
+        t = time.perf_counter()
         self.runs.add(*lines.write(self.fh))
+        took = time.perf_counter() - t
+        PROFILE["comparison: ordering (native sort)"] = PROFILE.get("comparison: ordering (native sort)", 0.0) + lines.sort_seconds
+        PROFILE["comparison: write lines"] = PROFILE.get("comparison: write lines", 0.0) + took - lines.sort_seconds
 
 
 def _bucket_expr(bounds: list[str]) -> pl.Expr:
@@ -558,19 +579,20 @@ _ROW_OVERHEAD = 64
 _SAMPLE_ROWS = 1 << 15
 
 
-def _plan_partitions(scan: ArchiveScan, budget: int) -> list[str] | None:
+def _plan_partitions(scan: ArchiveScan, budget: int, ids_only: bool = False) -> list[str] | None:
     """Range bounds that split the comparison rows into partitions of about ``budget``
     bytes, chosen before the pass from a sample of the archive (for a table whose row
     count is known, slices spread across it; else the first lines of the file), or None
     when the comparison fits the budget or no sample can be read cheaply. Bounds only
-    decide the balance: a partition that comes out too large is split again."""
+    decide the balance: a partition that comes out too large is split again. ``ids_only``:
+    the rows are the task ids alone."""
     try:
         if scan.rows is not None:
             rows = scan.rows
             if rows * 48 <= budget:
                 return None
-            cols = [c for c in ("task_id", "prediction", "truth") if c in scan.frame.collect_schema()]
-            pieces = 64
+            cols = [c for c in (("task_id",) if ids_only else ("task_id", "prediction", "truth")) if c in scan.frame.collect_schema()]
+            pieces = 64  # 64 queries (one query of the 64 slices read far more: 3.1 against 0.4 CPU s at 10M rows)
             take = max(1, min(_SAMPLE_ROWS // pieces, rows // pieces))
             sel = scan.frame.select(cols)
             sample = pl.concat([sel.slice((i * rows) // pieces, take).collect() for i in range(pieces)])
@@ -582,7 +604,7 @@ def _plan_partitions(scan: ArchiveScan, budget: int) -> list[str] | None:
         else:
             if scan.bytes <= budget:
                 return None
-            est = scan.bytes  # the comparison rows are about the text of the archive
+            est = scan.bytes  # the comparison rows are about the text of the archive (ids alone: less)
             ids = _head_ids(scan)
             if ids is None:
                 return None
@@ -637,6 +659,14 @@ def _emit_part(files: list[str], out: _ComparisonOut, budget: int, scratch: str,
     _write_range(pl.scan_parquet(files), out, rows)
 
 
+def _copy_in_order(rows: pl.LazyFrame, out: _ComparisonOut) -> None:
+    """``rows``, already in task-id order, written batch by batch."""
+    t = time.perf_counter()
+    for b in rows.collect_batches(chunk_size=_BATCH_ROWS):
+        out.write(b)
+    _step("comparison: copy rows in order", t)
+
+
 def _write_range(rows: pl.LazyFrame, out: _ComparisonOut, n: int = 0) -> None:
     """``rows`` (``n`` of them when known), small enough to hold as lines, written in
     task-id order."""
@@ -652,9 +682,11 @@ def _emit_sorted(
     handled by :func:`_emit_part` in order (a partition that cannot be split, one heavy
     id range, is sorted in memory)."""
     scan = pl.scan_parquet(files)
-    if _is_sorted(scan):
-        for b in scan.collect_batches(chunk_size=_BATCH_ROWS):
-            out.write(b)
+    t = time.perf_counter()
+    in_order = _is_sorted(scan)
+    _step("comparison: check order", t)
+    if in_order:
+        _copy_in_order(scan, out)
         return
     parts = min(max(1, -(-est_bytes // budget)), _FANOUT)
     bounds = _sample_bounds(scan, rows, parts) if parts > 1 and depth < 6 else []
@@ -686,9 +718,11 @@ def _split(rows: pl.LazyFrame, where: str, parts: int) -> None:
     """Write ``rows`` (with a ``_PART_KEY`` column, ``parts`` values at most) under
     ``where``, one folder per range, rows of a range in their order."""
     group = max(4096, min(32768, _SPLIT_ROWS_HELD // max(1, parts)))
+    t = time.perf_counter()
     rows.sink_parquet(
         pl.PartitionBy(where, key=_PART_KEY, include_key=False), mkdir=True, compression="lz4", statistics=False, row_group_size=group
     )
+    _step("comparison: split by range", t)
 
 
 def _partition_files(where: str, bounds: list[str]) -> list[list[str]]:
@@ -703,7 +737,9 @@ def _partition_files(where: str, bounds: list[str]) -> list[list[str]]:
     return found
 
 
-def _sorted_comparison(parts: list[list[str]], dest_tmp: str, budget: int, scratch: str) -> tuple[int, list[str]]:
+def _sorted_comparison(
+    parts: list[list[str]], dest_tmp: str, budget: int, scratch: str, columns: tuple[str, ...] = COMPARISON_COLUMNS, in_order: bool = False
+) -> tuple[int, list[str]]:
     """Write the comparison rows held in Parquet files (each entry of ``parts`` a range
     partition, in order, its rows in archive order) to ``dest_tmp`` sorted by task id
     (stable, nulls last); memory stays about ``budget`` bytes of rows. Returns (number of
@@ -711,7 +747,11 @@ def _sorted_comparison(parts: list[list[str]], dest_tmp: str, budget: int, scrat
     # (Reading and sorting the next range while one is written saves wall time, but
     # two ranges held at once raised the peak by a fifth on a 50M-row archive.)
     with open(dest_tmp, "wb") as fh:
-        out = _ComparisonOut(fh)
+        out = _ComparisonOut(fh, columns)
+        if in_order:  # rows known to be in task-id order already
+            for files in parts:
+                _copy_in_order(pl.scan_parquet(files), out)
+            return out.runs.count, out.runs.first
         for files in parts:
             _emit_part(files, out, budget, scratch, 1)
             for f in files:  # the disk a range held is free for the next
@@ -726,7 +766,7 @@ def grade_scan(
     scorer: str,
     compare: str | None,
     explain: bool,
-    comparison: Path,
+    comparison: Path | None,
     out: Path | None,
     limit: int,
     want_duplicates: bool,
@@ -738,7 +778,8 @@ def grade_scan(
     strip_template: bool = False,
 ) -> GradeOutcome:
     """Grade one opened archive in one streaming pass; write ``comparison`` (and ``out``)
-    atomically. Raises :class:`InputError` for bad input found while reading, OSError
+    atomically. ``comparison`` None writes none (the task ids are still ordered, with
+    nothing else, to find the duplicated ones). Raises :class:`InputError` for bad input found while reading, OSError
     (naming the user's path) when an output cannot be written.
 
     ``duplicates``: which rows of a task id that occurs more than once are graded
@@ -794,7 +835,7 @@ def _grade_pass(
     scorer: str,
     compare: str | None,
     explain: bool,
-    comparison: Path,
+    comparison: Path | None,
     out: Path | None,
     limit: int,
     want_duplicates: bool,
@@ -859,11 +900,15 @@ def _grade_pass(
     audit_rows = _audit_rows(scored, sschema, limit, strip_template)
 
     cmp_exprs = comparison_exprs(sschema)
+    # Without a comparison file only the task ids are ordered (the duplicated ones are
+    # reported), written nowhere.
+    cmp_columns = COMPARISON_COLUMNS if comparison is not None else ("task_id",)
+    cmp_exprs = [e for e in cmp_exprs if e.meta.output_name() in cmp_columns]
     temps = _Temps()
     try:
-        cmp_final = temps.beside(comparison)
+        cmp_final = temps.beside(comparison) if comparison is not None else os.devnull
         out_tmp = temps.beside(out) if out is not None else None
-        scratch_dir = temps.scratch(comparison)
+        scratch_dir = temps.scratch(comparison if comparison is not None else out if out is not None else Path(tempfile.gettempdir()) / "x")
         cmp_rows_file = os.path.join(scratch_dir, "rows.parquet")
 
         # The comparison rows are written once in archive order with their task-id
@@ -871,7 +916,9 @@ def _grade_pass(
         # read and write of their own, and each range read once to be sorted in memory.
         # (Splitting inside the pass itself costs less CPU but the engine then holds
         # several hundred MB more while the other outputs are written.)
-        bounds = _plan_partitions(scan, sort_budget)
+        t = time.perf_counter()
+        bounds = _plan_partitions(scan, sort_budget) if comparison is not None else _plan_partitions(scan, sort_budget, ids_only=True)
+        _step("plan ranges (sample)", t)
         cmp_rows = visible.select(cmp_exprs)
         if bounds is not None:
             cmp_rows = cmp_rows.with_columns(_bucket_expr(bounds).alias(_PART_KEY))
@@ -901,7 +948,9 @@ def _grade_pass(
         n_before_audit = len(queries)
         queries += list(audit_rows.values())
         try:
+            t_pass = time.perf_counter()
             results = pl.collect_all(queries, engine="streaming")
+            _step("pass: read, score, --out, comparison rows", t_pass)
         except InputError:
             raise
         except pl.exceptions.PolarsError as e:
@@ -934,15 +983,25 @@ def _grade_pass(
         summ = summary_from_groups(groups, graded=graded)
         csumm = summary_from_groups(cgroups, graded=sschema["compare_score"].is_float()) if cgroups is not None else None
         n_rows = int(totals["rows"])
-        if bounds is None:
+        in_order = False
+        if bounds is not None:
+            # An archive already in task-id order is copied as it is: no split, no sort.
+            # (Out of order, the check stops at its first batch.)
+            t = time.perf_counter()
+            in_order = _is_sorted(pl.scan_parquet(cmp_rows_file))
+            _step("comparison: check order", t)
+        if bounds is None or in_order:
             parts = [[cmp_rows_file]]
         else:
             parts_dir = os.path.join(scratch_dir, "parts")
             _split(pl.scan_parquet(cmp_rows_file), parts_dir, len(bounds) + 2)
             os.remove(cmp_rows_file)
             parts = _partition_files(parts_dir, bounds)
-        dup_count, dup_first = _sorted_comparison(parts, cmp_final, sort_budget, scratch_dir)
-        _publish(cmp_final, comparison)
+        t = time.perf_counter()
+        dup_count, dup_first = _sorted_comparison(parts, cmp_final, sort_budget, scratch_dir, cmp_columns, in_order)
+        _step("comparison: after the pass (all)", t)
+        if comparison is not None:
+            _publish(cmp_final, comparison)
         if out_tmp is not None and out is not None:
             _publish(out_tmp, out)
     finally:

@@ -43,13 +43,15 @@ _NUMBER_PERIOD = r"^\s*([-+]?[$]?[0-9][0-9,]*(?:\.[0-9]+)?%?)\.\s*$"
 TEMPLATE_KINDS = ("answer_tag", "final_answer", "number_period")
 
 
+#: The pattern that finds each template kind in an answer.
+_TEMPLATE_PATTERNS = {"answer_tag": r"(?is)<answer>.*</answer>", "final_answer": r"(?i)\bfinal\s+answer\s*:", "number_period": _NUMBER_PERIOD}
+#: Any of them (each a group with its own flags).
+_ANY_TEMPLATE = "|".join(f"(?:{p})" for p in _TEMPLATE_PATTERNS.values())
+
+
 def template_flags(pred: pl.Expr) -> dict[str, pl.Expr]:
     """One Boolean expression per template kind (null prediction: False)."""
-    return {
-        "answer_tag": pred.str.contains(r"(?is)<answer>.*</answer>").fill_null(False),
-        "final_answer": pred.str.contains(r"(?i)\bfinal\s+answer\s*:").fill_null(False),
-        "number_period": pred.str.contains(_NUMBER_PERIOD).fill_null(False),
-    }
+    return {k: pred.str.contains(p).fill_null(False) for k, p in _TEMPLATE_PATTERNS.items()}
 
 
 def maybe_template(pred: pl.Expr) -> pl.Expr:
@@ -62,7 +64,10 @@ def template_counts(pred: pl.Expr) -> list[pl.Expr]:
     """Aggregates ``template_<kind>`` and ``template_any``. (Filtering by
     :func:`maybe_template` first measured slower here: each aggregate re-runs the filter.)"""
     flags = template_flags(pred)
-    return [e.sum().alias(f"template_{k}") for k, e in flags.items()] + [pl.any_horizontal(list(flags.values())).sum().alias("template_any")]
+    # ``any``: one pattern, the three as alternatives (a row matches it exactly when it
+    # matches one of them); the engine does not share the flags between aggregates, so
+    # ``any_horizontal`` of them ran each pattern a second time.
+    return [e.sum().alias(f"template_{k}") for k, e in flags.items()] + [pred.str.contains(_ANY_TEMPLATE).fill_null(False).sum().alias("template_any")]
 
 
 def strip_template(pred: pl.Expr) -> pl.Expr:

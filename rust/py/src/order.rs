@@ -40,13 +40,17 @@ pub struct CsvRows {
     rows: order::CsvRows,
     /// Rows the caller expects in all (see `reserve`).
     expected: usize,
+    /// Seconds the last `write` spent ordering the rows (the rest wrote them): the
+    /// benchmark's profile.
+    #[pyo3(get)]
+    sort_seconds: f64,
 }
 
 #[pymethods]
 impl CsvRows {
     #[new]
     fn new() -> Self {
-        CsvRows { rows: order::CsvRows::default(), expected: 0 }
+        CsvRows { rows: order::CsvRows::default(), expected: 0, sort_seconds: 0.0 }
     }
 
     /// Expect `rows` rows in all: room for them is made once the first rows added show
@@ -97,7 +101,7 @@ impl CsvRows {
     /// without, in row order and returns None.
     #[pyo3(signature = (out, sort=true, first=5))]
     fn write(
-        &self,
+        &mut self,
         py: Python<'_>,
         out: &Bound<'_, PyAny>,
         sort: bool,
@@ -106,7 +110,9 @@ impl CsvRows {
         let rows = &self.rows;
         // The keys are needed only to sort (rows written in their order have none read).
         let keys = if sort { rows.keys() } else { Vec::new() };
+        let started = std::time::Instant::now();
         let sorted = sort.then(|| py.detach(|| order::sort_keys(&keys)));
+        self.sort_seconds = started.elapsed().as_secs_f64();
         let identity: Vec<u32>;
         let order = match &sorted {
             Some(s) => &s.order,
