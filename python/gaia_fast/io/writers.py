@@ -137,8 +137,9 @@ def write_report(frame: pl.DataFrame, path: str | os.PathLike) -> None:
 
     rows = frame.to_dicts()
     data = rows[0] if len(rows) == 1 else rows
-    if frame.columns == ["key", "value"] and frame.height and all("|" in k for k in frame["key"].to_list()):
-        # A flattened nested rating (the video sets' ``_rating.json``): nested again.
+    if frame.columns == ["key", "value"] and frame.height and any("|" in k for k in frame["key"].to_list()):
+        # A flattened nested rating (the video sets' ``_rating.json``, HiPhO_ALL's ``_score.json``
+        # whose first keys are top-level ones): nested again.
         data = {}
         for k, v in zip(frame["key"].to_list(), frame["value"].to_list()):
             *parents, leaf = k.split("|")
