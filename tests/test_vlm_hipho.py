@@ -115,7 +115,7 @@ def test_reports_with_every_row_reproduced_would_match():
 
 def test_registry_and_grade_many(tmp_path):
     b = benchmarks.for_dataset("IPhO_2025")
-    assert b.name == "hipho" and b.grading == "rules" and b.report == "_score.json"
+    assert b.name == "hipho" and b.grading == "rules" and b.report == "_exact_matching_score.json"
     assert benchmarks.for_dataset("HiPhO_ALL").name == "hipho-all"
     for name in ("EuPhO_2024", "APhO_2025", "PanMechanics_2025", "F_MA_2024", "NBPhO_2025", "PanPhO_2024"):
         assert benchmarks.for_dataset(name) is b
@@ -129,15 +129,18 @@ def test_registry_and_grade_many(tmp_path):
     tree.mkdir()
     for stem in ("M_F_MA_2025", "M_IPhO_2025", "M_HiPhO_ALL"):
         shutil.copy(DATA / "M" / f"{stem}.xlsx", tree)
-        shutil.copy(DATA / "M" / f"{stem}_score.json", tree)
+        # the score file evaluate writes for any result format (an xlsx run also has _score.json)
+        twin = "_ALL_exact_matching_score.json" if stem.endswith("ALL") else "_exact_matching_score.json"
+        shutil.copy(DATA / "M" / f"{stem}{twin}", tree)
     records = {r.dataset: r for r in many.grade_many(many.expand([str(tree)]), report_dir=tmp_path / "R") if r.status != "skipped"}
     assert set(records) == {"F_MA_2025", "IPhO_2025", "HiPhO_ALL"}
     for ds, r in records.items():
         assert r.status == "ok", (ds, r.error)
-        assert r.archive_report is not None and r.archive_report.endswith(f"M_{ds}_score.json")
+        assert r.archive_report is not None and r.archive_report.endswith("exact_matching_score.json")
     assert "left out of the totals" in records["IPhO_2025"].error
     for stem in ("M_F_MA_2025", "M_IPhO_2025", "M_HiPhO_ALL"):
-        written = json.loads((tmp_path / "R" / "M" / f"{stem}_score.json").read_text())
+        twin = "_ALL_exact_matching_score.json" if stem.endswith("ALL") else "_exact_matching_score.json"
+        written = json.loads((tmp_path / "R" / "M" / f"{stem}{twin}").read_text())
         theirs = json.loads((DATA / "M" / f"{stem}_score.json").read_text())
         if stem.endswith("ALL"):
             # nested as upstream; its leaves are written as the report frame's text cells
@@ -204,3 +207,22 @@ def test_bad_input():
         hipho.grade(pl.DataFrame({"prediction": ["x"]}))
     with pytest.raises(ValueError, match="unknown HiPhO variant"):
         hipho.grade(pl.DataFrame({"prediction": ["x"], "answer": ["1"]}), variant="72be960f")
+
+
+def test_xlsx_era_report_and_judge_run_archives(tmp_path):
+    """Only _score.json beside the file: found and compared; a run with --judge (its
+    fine-grained marks and xverify from an LLM) writes other numbers there: "differs", not ok."""
+    from gaia_fast.grading import many
+
+    tree = tmp_path / "J"
+    tree.mkdir()
+    shutil.copy(DATA / "M" / "M_IPhO_2025.xlsx", tree / "J_IPhO_2025.xlsx")
+    shutil.copy(DATA / "M" / "M_IPhO_2025_score.json", tree / "J_IPhO_2025_score.json")
+    shutil.copy(DATA / "M" / "M_F_MA_2025.xlsx", tree / "J_F_MA_2025.xlsx")
+    judged = json.loads((DATA / "M" / "M_F_MA_2025_score.json").read_text())
+    judged.update(fine_grained_total_score=12.5, fine_grained_score_rate=21.37, total_score=40.0, score_rate=68.38)
+    (tree / "J_F_MA_2025_gpt-4o_score.json").write_text(json.dumps(judged, indent=4))
+    (tree / "J_F_MA_2025_score.json").write_text(json.dumps(judged, indent=4))
+    records = {r.dataset: r for r in many.grade_many(many.expand([str(tree)]), report_dir=tmp_path / "R") if r.status != "skipped"}
+    assert records["IPhO_2025"].status == "ok" and records["IPhO_2025"].archive_report.endswith("J_IPhO_2025_score.json")
+    assert records["F_MA_2025"].status == "differs" and "fine_grained_total_score" in records["F_MA_2025"].error

@@ -25,8 +25,9 @@ name is ``exact_matching``):
   ``sum(correct_i * points_i)`` when there are as many points as answers, else the last
   pair's verdict (0 or 1).
 * The row earns ``max(fine, coarse)``; totals are summed in row order rounded to 2
-  places at each step; the report (``{stem}_score.json``, also written as
-  ``{stem}_exact_matching_score.json``) holds the fine, coarse and final totals, their
+  places at each step; the report (``{stem}_exact_matching_score.json``, for HiPhO_ALL
+  ``{stem}_ALL_exact_matching_score.json``; an xlsx run writes it again as
+  ``{stem}_score.json``) holds the fine, coarse and final totals, their
   rates (``round(total / max * 100, 2)``) and the maximum. HiPhO_ALL (with a
   ``SUB_DATASET`` column) reports each of its 13 subsets present, in their order, with
   ``subset_name`` and ``problem_count`` (rows of the subset, excluded ones included); rows
@@ -34,7 +35,8 @@ name is ``exact_matching``):
 
 After writing the reports VLMEvalKit's ``evaluate`` raises (the per-row ``_detailed.xlsx``
 gets fewer values than rows) whenever a row was excluded; ``stats['reference_error']``
-says so, and the reports are still the ones it wrote.
+says so, and the reports are still the ones it wrote. HiPhO_ALL's report here is
+``key``/``value`` rows with text values (written nested, its leaves as text).
 
 Not reproduced: a judge-graded archive (``--judge`` given: LLM marking and xverify; its
 ``_score.json`` then differs from this one, which the executor reports); the first version
