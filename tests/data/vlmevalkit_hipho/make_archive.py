@@ -146,6 +146,14 @@ def main(out):
     subs = (["F_MA_2024"] * 10 + ["IPhO_2024"] * 10 + ["PanPhO_2025"] * 10 + ["Other"] * 5 + ["F_MA_2024"] * 10)
     dump_xlsx(frame(ROWS, "HiPhO_ALL", subs), out / "M" / "M_HiPhO_ALL.xlsx")
     (out / "F").mkdir(parents=True, exist_ok=True)
+    # Number cells (pandas reads them as int/float columns): answers, points and predictions.
+    (out / "N").mkdir(parents=True, exist_ok=True)
+    numeric = [(5, 1.0, None, r"\boxed{5}"), (2.5, 2, None, r"\boxed{2.50}"), (None, 1, None, r"\boxed{1}"),
+               (3, 1.5, None, r"\boxed{3.0}"), (1e-5, 1, None, r"\boxed{0.00001}"), (100, 3, None, r"\boxed{1e2}"),
+               (7, None, None, r"\boxed{7}"), (0.1, 1, None, r"\boxed{1/10}")]
+    dump_xlsx(frame(numeric, "PanPhO_2024"), out / "N" / "N_PanPhO_2024.xlsx")
+    dump_xlsx(frame([(4, 1, None, 4), (4.0, 1, None, 5.5), ("x", 1, None, None), (True, 1, None, True)], "EuPhO_2024"),
+              out / "N" / "N_EuPhO_2024.xlsx")
     dump_xlsx(frame(mixed_rows(11, 300), "NBPhO_2024"), out / "F" / "F_NBPhO_2024.xlsx")
 
 
