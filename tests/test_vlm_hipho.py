@@ -224,6 +224,31 @@ def test_xlsx_era_report_and_judge_run_archives(tmp_path):
     judged.update(fine_grained_total_score=12.5, fine_grained_score_rate=21.37, total_score=40.0, score_rate=68.38)
     (tree / "J_F_MA_2025_gpt-4o_score.json").write_text(json.dumps(judged, indent=4))
     (tree / "J_F_MA_2025_score.json").write_text(json.dumps(judged, indent=4))
+    shutil.copy(DATA / "M" / "M_HiPhO_ALL.xlsx", tree / "J_HiPhO_ALL.xlsx")
+    (tree / "J_HiPhO_ALL_score.json").write_text(json.dumps({"evaluation_type": "HiPhO_ALL", "total_subsets": 0, "subset_results": {}}))
     records = {r.dataset: r for r in many.grade_many(many.expand([str(tree)]), report_dir=tmp_path / "R") if r.status != "skipped"}
     assert records["IPhO_2025"].status == "ok" and records["IPhO_2025"].archive_report.endswith("J_IPhO_2025_score.json")
-    assert records["F_MA_2025"].status == "differs" and "fine_grained_total_score" in records["F_MA_2025"].error
+    # the judge's own score file names the run: another method, said as such
+    assert records["F_MA_2025"].status == "other_method", records["F_MA_2025"].error
+    assert "judge gpt-4o" in records["F_MA_2025"].error
+    # no judge file, other numbers: differs
+    assert records["HiPhO_ALL"].status == "differs", records["HiPhO_ALL"].error
+
+
+def test_judge_run_is_found():
+    from gaia_fast.scorers.vlm.recorded import find_records
+
+    assert find_records(DATA / "M" / "M_IPhO_2025.xlsx", "hipho") is None  # exact_matching: the no-judge run
+    assert find_records(DATA / "M" / "M_HiPhO_ALL.xlsx", "hipho") is None
+
+
+def test_judge_run_names(tmp_path):
+    from gaia_fast.scorers.vlm.recorded import find_records
+
+    for stem, score in (("X_IPhO_2024", "X_IPhO_2024_gpt-4o_score.json"), ("X_HiPhO_ALL", "X_HiPhO_ALL_ALL_gpt-4.1_score.json")):
+        (tmp_path / f"{stem}.xlsx").write_bytes(b"")
+        (tmp_path / score).write_text("{}")
+        (tmp_path / f"{stem}_exact_matching_score.json").write_text("{}")
+        found = find_records(tmp_path / f"{stem}.xlsx", "hipho")
+        assert found is not None and found.judge == ("gpt-4o" if "IPhO" in stem else "gpt-4.1")
+        assert found.files == (tmp_path / score,)

@@ -805,7 +805,7 @@ def _totals(rows: Sequence[_Row]) -> dict[str, float]:
 
 def grade(
     frame: Any, *, variant: str | None = None, seed: int = 0, judge: Any = None, all_subsets: bool = False,
-    pool: Any = None, **_: Any,
+    pool: Any = None, recorded: Any = None, **_: Any,
 ) -> GradeResult:  # fmt: skip
     """Grade a VLMEvalKit HiPhO result table (``prediction``, ``answer``, ``points``,
     ``marking``; ``SUB_DATASET`` for HiPhO_ALL) as ``HiPhODataset.evaluate`` does without a
@@ -819,7 +819,10 @@ def grade(
     HiPhO_ALL name) and a ``SUB_DATASET`` column, its nested report as ``key``/``value``
     rows (``subset_results|IPhO_2024|...``); without the column HiPhO_ALL is graded as one
     set, as upstream.
-    ``seed`` and ``judge`` are unused (a judge's marking is not reproduced). ``pool``: a
+    ``seed`` and ``judge`` are unused (a judge's marking is not reproduced). ``recorded``
+    (:func:`~gaia_fast.scorers.vlm.recorded.find_records`, kind ``hipho``): when the archive
+    was graded with a judge, ``stats`` says so (``archive_method``, ``matches_archive``
+    False): its numbers come from an LLM and these do not. ``pool``: a
     :class:`~gaia_fast.math.pool.SympyPool` (default: a shared one, ``SYMPY_TIMEOUT``).
     """
     frame = as_frame(frame)
@@ -935,5 +938,9 @@ def grade(
         "sympy_timeouts": timeouts,
         "reference_error": "; ".join(notes) or None,
         "crashed_rows": excluded,
+        "method": "rules, no judge (exact_matching)",
     }
+    if recorded is not None and getattr(recorded, "judge", None):
+        stats["archive_method"] = f"judge {recorded.judge} (LLM marking scheme and xverify; not replayed)"
+        stats["matches_archive"] = False
     return GradeResult(rows=out_rows, report=report, stats=stats)

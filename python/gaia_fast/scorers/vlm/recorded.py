@@ -57,7 +57,7 @@ _log = logging.getLogger(__name__)
 
 _TABLE_EXT = ("xlsx", "tsv", "csv", "json")
 #: The kinds of records :func:`find_records` knows (one per family that replays them).
-KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged")
+KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged", "hipho")
 #: Stem suffixes of VLMEvalKit's other outputs: never a judge name of ``{stem}_{J}.xlsx``.
 _NOT_JUDGE = re.compile(
     r".*(_|^)(acc|acc_all|score|score_fine|score2|result|auxmatch|tmp|prefetch|supp|fine_grained|metrics|rating|"
@@ -788,6 +788,22 @@ def _find_memlens(path: Path, names: set[str]) -> Records | None:
     return Records(path, "tail_judged", judge, (f,), entries, (), notes)
 
 
+def _find_hipho(path: Path, names: set[str]) -> Records | None:
+    """HiPhO run with ``--judge J``: ``{stem}_{J}_score.json`` (HiPhO_ALL:
+    ``{stem}_ALL_{J}_score.json``) beside the per-row ``{stem}_{J}.pkl``. Only the judge's
+    name is taken (its LLM marking is not replayed); ``exact_matching`` is the no-judge run."""
+    stem = path.stem
+    found = []
+    for name in sorted(names):
+        m = re.fullmatch(re.escape(stem) + r"_(?:ALL_)?(.+)_score\.json", name)
+        if m and m.group(1) != "exact_matching" and not _belongs_to_longer_stem(names, stem, m.group(1)):
+            found.append((m.group(1), path.with_name(name)))
+    if not found:
+        return None
+    judge, file = found[0]
+    return Records(path, "hipho", judge, (file,), {}, notes=[f"{f.name}: another judge's run" for _, f in found[1:]])
+
+
 def find_records(result_path: str | Path, kind: str | None = None) -> Records | None:
     """The recorded judge outputs beside ``result_path`` (a VLMEvalKit ``{stem}.xlsx``),
     loaded; None when there are none (or none usable: a warning is logged with why).
@@ -817,6 +833,7 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
         "video_mcq": _find_video_mcq,
         "video_mmmu": lambda p, n: _find_video_mcq(p, n, "parsed_pred", "video_mmmu"),
         "tail_judged": _find_tail,
+        "hipho": _find_hipho,
     }
     for k in (kind,) if kind else ("mcq", "yorn"):
         found = finders[k](path, names)
