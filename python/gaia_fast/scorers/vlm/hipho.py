@@ -830,10 +830,14 @@ def grade(
     for name in ("prediction", "answer"):
         if name not in frame.columns:
             raise ValueError(f"HiPhO: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+    import importlib.metadata
     import importlib.util
 
     if importlib.util.find_spec("pylatexenc") is None:
         raise ImportError("HiPhO grading needs pylatexenc 2.10 (pip install 'gaia-fast[hipho]')")
+    # The verdicts were checked against VLMEvalKit run on these versions; others may differ.
+    versions = {"pylatexenc": "2.10", "sympy": "1.14.0"}
+    off = [f"{k} {v} (checked with {want})" for k, want in versions.items() if (v := importlib.metadata.version(k)) != want]
     n = frame.height
 
     def cells(name: str) -> list[Any]:
@@ -906,6 +910,8 @@ def grade(
         report = pl.DataFrame({k: [None if unreproduced else res[k]] for k in REPORT_KEYS}, schema={k: pl.Float64 for k in REPORT_KEYS})
 
     notes = []
+    if off:
+        notes.append("HiPhO: " + ", ".join(off))
     if unreproduced:
         notes.append(f"HiPhO: {unreproduced} row(s) not reproduced (see their reason); the report's values are null")
     if excluded:
