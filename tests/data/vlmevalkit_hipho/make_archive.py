@@ -145,6 +145,11 @@ def main(out):
     # HiPhO_ALL: three subsets (one unknown, ignored upstream)
     subs = (["F_MA_2024"] * 10 + ["IPhO_2024"] * 10 + ["PanPhO_2025"] * 10 + ["Other"] * 5 + ["F_MA_2024"] * 10)
     dump_xlsx(frame(ROWS, "HiPhO_ALL", subs), out / "M" / "M_HiPhO_ALL.xlsx")
+    # For a run with a judge (run_reference.py --judge): every fourth row gets a marking scheme.
+    (out / "J").mkdir(parents=True, exist_ok=True)
+    marked = [(a, p, J(["1 pt: the equation", "1 pt: the value"]) if i % 4 == 0 else m, t) for i, (a, p, m, t) in enumerate(ROWS)]
+    dump_xlsx(frame(marked, "IPhO_2025"), out / "J" / "J_IPhO_2025.xlsx")
+    dump_xlsx(frame(marked, "HiPhO_ALL", subs), out / "J" / "J_HiPhO_ALL.xlsx")
     (out / "F").mkdir(parents=True, exist_ok=True)
     # Number cells (pandas reads them as int/float columns): answers, points and predictions.
     (out / "N").mkdir(parents=True, exist_ok=True)

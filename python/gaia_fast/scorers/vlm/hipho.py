@@ -38,8 +38,14 @@ gets fewer values than rows) whenever a row was excluded; ``stats['reference_err
 says so, and the reports are still the ones it wrote. HiPhO_ALL's report here is
 ``key``/``value`` rows with text values (written nested, its leaves as text).
 
-Not reproduced: a judge-graded archive (``--judge`` given: LLM marking and xverify; its
-``_score.json`` then differs from this one, which the executor reports); the first version
+A run graded with ``--judge J`` (LLM marking of the scheme, and xverify accepting answers
+the rules reject) is replayed from its records (``{stem}_{J}.pkl``, per row by position:
+``recorded=``): each row takes the recorded fine and coarse scores, checked against the
+rules (the rules' coarse score may not exceed the recorded one, the points must agree;
+else ``disagrees``); a row with no record ``needs_judge``. Without the pickle such a run
+is reported as another method.
+
+Not reproduced: the first version
 (72be960f, 2025-11-24 to 12-14), which ran rows in the main thread, where math-verify and
 SIGALRM time limits (1 s, 5 s, 30 s) act, so its verdicts depend on timing. Where the
 verifier ``eval``s an answer text (``handle_pi``) that would call or read one of its
@@ -702,7 +708,7 @@ def _default_pool() -> Any:
 
 
 class _Row:
-    __slots__ = ("coarse", "extracted", "fine", "pairs", "pending", "points", "reason", "status", "subset", "total")
+    __slots__ = ("coarse", "extracted", "fine", "marked", "pairs", "pending", "points", "reason", "status", "subset", "total")
 
     def __init__(self) -> None:
         self.status = "ok"
@@ -715,6 +721,7 @@ class _Row:
         self.subset: str | None = None
         self.extracted: str | None = None
         self.pending = False  # the coarse score waits for the pairs' verdicts
+        self.marked = False  # a marking scheme: its criteria go to the judge
 
 
 def _prepare(pred: str, answer: Any, points: Any, marking: Any) -> _Row:
@@ -725,8 +732,7 @@ def _prepare(pred: str, answer: Any, points: Any, marking: Any) -> _Row:
     marks = _list_cell(marking)
     row.points = pts
     row.total = sum(pts) if pts else 0.0
-    if marks and _criteria(marks):
-        raise _RowFails("the marking scheme goes to the LLM judge, and there is none (upstream's row raises)")
+    row.marked = bool(marks) and _criteria(marks) > 0
     if not truths:
         row.reason = "no answer: coarse score 0"
         return row
@@ -770,6 +776,47 @@ def _finish(row: _Row) -> None:
         point = verdicts[-1]  # upstream: the last pair's verdict
     row.coarse = round(point, 2)
     row.reason = f"{sum(bool(v) for v in verdicts)}/{n} answers matched"
+
+
+def _replay(rows: list[_Row], recorded: Any, all_mode: bool, decided: dict[str, int], disagree: list[int]) -> None:
+    """A run graded with a judge: each row takes its recorded fine and coarse scores (the
+    judge marked the scheme and may have accepted answers the rules reject), checked
+    against the rules: the rules' coarse score may not exceed the recorded one (the judge
+    only adds), and the points must agree. No record: ``needs_judge``."""
+    seen: dict[str | None, int] = {}
+    for i, r in enumerate(rows):
+        pos = seen.get(r.subset, 0)
+        seen[r.subset] = pos + 1
+        if r.status == "not_graded":
+            continue
+        key = f"{r.subset}|{pos}" if all_mode else str(pos)
+        rec = recorded.entries.get(key)
+        if rec is None:
+            r.status, r.coarse, r.reason = "needs_judge", None, "no recorded result for this row in the archive's judge run"
+            decided["undecided"] += 1
+            continue
+        if not rec.get("ok"):
+            r.status, r.coarse = "excluded", None
+            r.reason = "the archive's judge run recorded a failure for this row; left out as upstream" + (f" (rules: {r.reason})" if r.reason else "")
+            decided["recorded"] += 1
+            continue
+        fine, coarse, points = rec.get("fine"), rec.get("coarse"), rec.get("points")
+        numbers = all(isinstance(x, (int, float)) for x in (fine, coarse, points))
+        if not numbers or r.status == "excluded" or abs(points - r.total) > 1e-9 or (r.status == "ok" and r.coarse - coarse > 1e-9):
+            why = (
+                "the record is not numbers" if not numbers
+                else f"upstream's row raises here ({r.reason}) but the record has a result" if r.status == "excluded"
+                else f"recorded points {points} vs {r.total} from the points cell" if abs(points - r.total) > 1e-9
+                else f"the rules give coarse {r.coarse}, more than the recorded {coarse}"
+            )
+            r.status, r.coarse, r.reason = "disagrees", None, why
+            disagree.append(i)
+            continue
+        by_rules = r.status == "ok" and not r.marked and fine == 0 and abs(r.coarse - coarse) <= 1e-9
+        decided["rules" if by_rules else "recorded"] += 1
+        rules = f"rules: coarse {r.coarse}" if r.status == "ok" else f"rules: {r.reason}"
+        r.status, r.fine, r.coarse = "ok", fine, coarse
+        r.reason = f"{rules}; recorded: fine {fine}, coarse {coarse}"
 
 
 def _check_variant(variant: str | None) -> str:
@@ -850,6 +897,7 @@ def grade(
     all_mode = all_subsets and "SUB_DATASET" in frame.columns
     subsets = cells("SUB_DATASET") if all_mode else [None] * n
 
+    replay = recorded is not None and getattr(recorded, "judge", None) and bool(getattr(recorded, "entries", None))
     rows: list[_Row] = []
     for i in range(n):
         p = preds_raw[i]
@@ -859,6 +907,10 @@ def grade(
         except _RowFails as e:
             row = _Row()
             row.status, row.reason, row.coarse = "excluded", str(e), None
+        if row.marked and not replay and row.status != "excluded":
+            # upstream's fine-grained step runs first and raises without a judge
+            row.status, row.coarse = "excluded", None
+            row.reason = "the marking scheme goes to the LLM judge, and there is none (upstream's row raises)"
         if all_mode:
             sub = subsets[i]
             row.subset = None if _missing(sub) else str(sub)
@@ -887,6 +939,9 @@ def grade(
     for r in rows:
         if r.status == "ok" and r.pending:
             _finish(r)
+    decided, disagree = {"rules": 0, "recorded": 0, "live": 0, "undecided": 0}, []
+    if replay:
+        _replay(rows, recorded, all_mode, decided, disagree)
 
     included = [r for r in rows if r.status == "ok"]
     unreproduced = sum(r.status == "unreproduced" for r in rows)
@@ -902,22 +957,24 @@ def grade(
             for k, v in res.items():
                 keys.append(f"subset_results|{s}|{k}")
                 values.append(v)
-        if unreproduced:
+        if unreproduced or decided["undecided"] or disagree:
             values = [None] * len(values)
         report = pl.DataFrame({"key": keys, "value": [None if v is None else str(v) for v in values]}, schema={"key": pl.String, "value": pl.String})
     else:
         res = _totals(included)
-        report = pl.DataFrame({k: [None if unreproduced else res[k]] for k in REPORT_KEYS}, schema={k: pl.Float64 for k in REPORT_KEYS})
+        null = unreproduced or decided["undecided"] or disagree
+        report = pl.DataFrame({k: [None if null else res[k]] for k in REPORT_KEYS}, schema={k: pl.Float64 for k in REPORT_KEYS})
 
     notes = []
     if off:
         notes.append("HiPhO: " + ", ".join(off))
     if unreproduced:
         notes.append(f"HiPhO: {unreproduced} row(s) not reproduced (see their reason); the report's values are null")
-    if excluded:
+    skipped = sum(r.status == "not_graded" for r in rows)
+    if excluded or skipped:
         notes.append(
-            f"HiPhO: {excluded} row(s) raise upstream and are left out of the totals; VLMEvalKit's evaluate then raises "
-            "ValueError after writing _score.json (its _detailed.xlsx is not written)"
+            f"HiPhO: {excluded + skipped} row(s) left out of the totals as upstream ({excluded} raise, {skipped} of no HiPhO "
+            "subset); VLMEvalKit's evaluate then raises ValueError after writing its reports (no _detailed.xlsx)"
         )
     earned = [None if r.status != "ok" else max(r.fine, r.coarse) for r in rows]
     out_rows = frame.with_columns(
@@ -946,7 +1003,11 @@ def grade(
         "crashed_rows": excluded,
         "method": "rules, no judge (exact_matching)",
     }
-    if recorded is not None and getattr(recorded, "judge", None):
-        stats["archive_method"] = f"judge {recorded.judge} (LLM marking scheme and xverify; not replayed)"
+    if replay:
+        method = f"rules + recorded judge {recorded.judge} (LLM marking scheme and xverify)"
+        stats.update(method=method, archive_method=method, matches_archive=True, decided=decided)
+        stats.update(record_disagreements=len(disagree), record_disagreement_indexes=disagree)
+    elif recorded is not None and getattr(recorded, "judge", None):
+        stats["archive_method"] = f"judge {recorded.judge} (LLM marking scheme and xverify; its per-row results not found)"
         stats["matches_archive"] = False
     return GradeResult(rows=out_rows, report=report, stats=stats)

@@ -789,19 +789,43 @@ def _find_memlens(path: Path, names: set[str]) -> Records | None:
 
 
 def _find_hipho(path: Path, names: set[str]) -> Records | None:
-    """HiPhO run with ``--judge J``: ``{stem}_{J}_score.json`` (HiPhO_ALL:
-    ``{stem}_ALL_{J}_score.json``) beside the per-row ``{stem}_{J}.pkl``. Only the judge's
-    name is taken (its LLM marking is not replayed); ``exact_matching`` is the no-judge run."""
+    """HiPhO run with ``--judge J``: ``{stem}_{J}_score.json`` beside ``{stem}_{J}.pkl``, the
+    per-row results by position (HiPhO_ALL: ``{stem}_ALL_{J}_score.json`` and one
+    ``{stem}_{subset}_{J}.pkl`` per subset, by position in the subset). Entries: ``str(pos)``
+    (HiPhO_ALL: ``{subset}|{pos}``) -> ``ok`` (False where the row's worker failed),
+    ``fine``, ``coarse``, ``points``. ``exact_matching`` is the no-judge run: not a record."""
+    from gaia_fast.scorers.vlm.hipho_tables import ALL_SUBSETS
+
     stem = path.stem
     found = []
     for name in sorted(names):
-        m = re.fullmatch(re.escape(stem) + r"_(?:ALL_)?(.+)_score\.json", name)
-        if m and m.group(1) != "exact_matching" and not _belongs_to_longer_stem(names, stem, m.group(1)):
-            found.append((m.group(1), path.with_name(name)))
+        m = re.fullmatch(re.escape(stem) + r"_(ALL_)?(.+)_score\.json", name)
+        if m and m.group(2) != "exact_matching" and not _belongs_to_longer_stem(names, stem, m.group(2)):
+            found.append((bool(m.group(1)), m.group(2), path.with_name(name)))
     if not found:
         return None
-    judge, file = found[0]
-    return Records(path, "hipho", judge, (file,), {}, notes=[f"{f.name}: another judge's run" for _, f in found[1:]])
+    all_mode, judge, score_file = found[0]
+    notes = [f"{f.name}: another judge's run, not used" for _, _, f in found[1:]]
+    files = [score_file]
+    entries: dict[str, dict[str, Any]] = {}
+    for prefix, pkl in ([(f"{s}|", f"{stem}_{s}_{judge}.pkl") for s in ALL_SUBSETS] if all_mode else [("", f"{stem}_{judge}.pkl")]):
+        if pkl not in names:
+            continue
+        data = safe_pickle.load(path.with_name(pkl))  # UnsafePickleError propagates
+        if not isinstance(data, dict):
+            notes.append(f"{pkl}: not used: it holds a {type(data).__name__}, not a position -> result dict")
+            continue
+        files.append(path.with_name(pkl))
+        for pos, v in data.items():
+            if isinstance(v, dict) and v.get("success"):
+                rec = {"ok": True}
+                for k, f in (("fine", "fine_grained_score"), ("coarse", "coarse_grained_score"), ("points", "item_total_points")):
+                    x = v.get(f)
+                    rec[k] = x.item() if hasattr(x, "item") else x
+                entries[f"{prefix}{pos}"] = rec
+            else:
+                entries[f"{prefix}{pos}"] = {"ok": False}
+    return Records(path, "hipho", judge, tuple(files), entries, notes=notes)
 
 
 def find_records(result_path: str | Path, kind: str | None = None) -> Records | None:
