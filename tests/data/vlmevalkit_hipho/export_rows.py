@@ -36,11 +36,13 @@ def main(root):
                 idx = [i for i, s in enumerate(data["SUB_DATASET"]) if s == sub]
                 if not idx:
                     continue
-                rec = pickle.load(open(f"{stem}_{sub}_{judge}.pkl", "rb"))
+                with open(f"{stem}_{sub}_{judge}.pkl", "rb") as fh:
+                    rec = pickle.load(fh)
                 for j, i in enumerate(idx):
                     rows[str(i)] = cell(rec.get(j))
         else:
-            rec = pickle.load(open(f"{stem}_{judge}.pkl", "rb"))
+            with open(f"{stem}_{judge}.pkl", "rb") as fh:
+                rec = pickle.load(fh)
             rows = {str(i): cell(rec.get(i)) for i in range(len(rec))}
         out[f"{xlsx.parent.name}/{xlsx.name}"] = rows
     Path(root, "expected_rows.json").write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n")

@@ -19,7 +19,7 @@ import traceback
 from pathlib import Path
 
 sys.path.insert(0, sys.argv[1])
-from vlmeval.dataset.hipho import HiPhODataset  # noqa: E402
+from vlmeval.dataset.hipho import HiPhODataset
 
 
 class FakeJudge:
@@ -33,7 +33,7 @@ class FakeJudge:
         h = int(hashlib.md5(prompt.encode("utf-8")).hexdigest(), 16)
         if "[Correct] or [Incorrect]" in prompt:
             return "[Correct]" if h % 3 == 0 else "[Incorrect]"
-        return "The student earns \\boxed{%s} points." % ("0", "0.5", "1")[h % 3]
+        return "The student earns \\boxed{" + ("0", "0.5", "1")[h % 3] + "} points."
 
 
 def evaluate(path: Path, dataset: str, judge: str | None = None) -> None:
@@ -42,11 +42,11 @@ def evaluate(path: Path, dataset: str, judge: str | None = None) -> None:
     ds.language = HiPhODataset.DATASET_LANGUAGES.get(dataset, "en")
     ds.is_all_mode = dataset == "HiPhO_ALL"
     try:
-        kwargs = dict(nproc=4, verbose=False, retry=3, timeout=600)
+        kwargs = {"nproc": 4, "verbose": False, "retry": 3, "timeout": 600}
         if judge:
             kwargs["model"] = judge
         ds.evaluate(str(path), **kwargs)
-    except Exception:
+    except Exception:  # noqa: BLE001 - whatever evaluate raises is recorded
         path.with_name(path.stem + "_reference_error.txt").write_text(traceback.format_exc().splitlines()[-1] + "\n")
 
 

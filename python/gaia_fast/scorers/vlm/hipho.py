@@ -75,7 +75,11 @@ import polars as pl
 
 from gaia_fast.scorers.vlm import GradeResult, as_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column
-from gaia_fast.scorers.vlm.hipho_tables import ALL_SUBSETS, REFERENCE_GLOBALS, UNIT_TEXTS
+from gaia_fast.scorers.vlm.hipho_tables import (
+    ALL_SUBSETS,
+    REFERENCE_GLOBALS,
+    UNIT_TEXTS,
+)
 
 __all__ = ["REPORT_KEYS", "SYMPY_TIMEOUT", "VARIANTS", "grade", "sympy_stage"]
 
@@ -366,7 +370,7 @@ def _as_float(s: str) -> float | None:
 
 def _near_int(x: float) -> bool:
     try:
-        return abs(x - int(round(x))) <= 1e-7
+        return abs(x - round(x)) <= 1e-7
     except Exception:  # noqa: BLE001 - nan/inf: not an integer
         return False
 
@@ -410,11 +414,11 @@ def _sympy_form(s: str) -> str:
     s = re.sub(",\\\\! *", "", s)
     f = _as_float(s)
     if f is not None and _near_int(f):
-        s = str(int(round(f)))
+        s = str(round(f))
     if "\\" in s:
         try:
             s = _latex_text(s)
-        except Exception:  # noqa: BLE001 - upstream keeps the text
+        except Exception:  # noqa: BLE001, S110 - upstream keeps the text
             pass
     s = re.sub("- *", "-", s)
     s = re.sub("([0-9]) +([0-9])", "\\1+\\2", s)
@@ -623,7 +627,7 @@ def _close(gold: Any, pred: Any, precision: float = 2e-3) -> bool:
         sp, sg = _parse(_sci(float(pred))), _parse(_sci(float(gold)))
         if _is_sci(sp) and _is_sci(sg) and _same_sci(sp, sg, tol):
             return True
-    except Exception:  # noqa: BLE001 - upstream falls through to the symbolic test
+    except Exception:  # noqa: BLE001, S110 - upstream falls through to the symbolic test
         pass
     try:
         if _evaluable(gold) and _evaluable(pred):
@@ -641,7 +645,7 @@ def _close(gold: Any, pred: Any, precision: float = 2e-3) -> bool:
                     return True
             elif N(ep) == N(eg):
                 return True
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001, S110 - upstream: not equal
         pass
     return False
 
@@ -665,7 +669,8 @@ def _sympy_match(given: str, truth: str) -> bool:
             ok = _choice_match(b, a) or _truefalse_match(b, a)
             if not ok:
                 if "pi" in b or "pi" in a:
-                    ok = any([_close(_pi_value(a, v), _pi_value(b, v)) for v in (math.pi, 3.14, 180)])
+                    # all three are tried, as upstream (a list, not a short-circuiting generator)
+                    ok = any([_close(_pi_value(a, v), _pi_value(b, v)) for v in (math.pi, 3.14, 180)])  # noqa: C419
                 else:
                     ok = _close(a, b)
         if not ok:
@@ -856,20 +861,23 @@ def grade(
 ) -> GradeResult:  # fmt: skip
     """Grade a VLMEvalKit HiPhO result table (``prediction``, ``answer``, ``points``,
     ``marking``; ``SUB_DATASET`` for HiPhO_ALL) as ``HiPhODataset.evaluate`` does without a
-    judge.
+    judge, or replay a run graded with one from its records.
 
     ``rows``: every input row, plus ``extracted`` (the boxes read), ``fine_grained_score``,
     ``coarse_grained_score``, ``score`` (the points earned; null where the row is not in
     the totals), ``max_points``, ``status`` (``ok``; ``excluded``: upstream's row raises and
-    is left out; ``not_graded``: a HiPhO_ALL row of another subset; ``unreproduced``) and
-    ``reason``. ``report``: the ``_score.json`` values, one row; with ``all_subsets`` (the
+    is left out; ``not_graded``: a HiPhO_ALL row of another subset; ``unreproduced``;
+    replaying a judge run: ``needs_judge`` (no record), ``disagrees`` (the record contradicts
+    the rules)) and ``reason``. Where a row is ``unreproduced``, ``needs_judge`` or
+    ``disagrees`` the report's values are null. ``report``: the ``_score.json`` values, one row; with ``all_subsets`` (the
     HiPhO_ALL name) and a ``SUB_DATASET`` column, its nested report as ``key``/``value``
     rows (``subset_results|IPhO_2024|...``); without the column HiPhO_ALL is graded as one
     set, as upstream.
-    ``seed`` and ``judge`` are unused (a judge's marking is not reproduced). ``recorded``
-    (:func:`~gaia_fast.scorers.vlm.recorded.find_records`, kind ``hipho``): when the archive
-    was graded with a judge, ``stats`` says so (``archive_method``, ``matches_archive``
-    False): its numbers come from an LLM and these do not. ``pool``: a
+    ``seed`` and ``judge`` are unused (no live judge: its marking prompts are not ported).
+    ``recorded`` (:func:`~gaia_fast.scorers.vlm.recorded.find_records`, kind ``hipho``): the
+    judge run's per-row records, replayed (``stats['decided']``: rows the rules alone decide
+    vs the recorded judge); a judge run without them is reported as another method
+    (``archive_method``, ``matches_archive`` False). ``pool``: a
     :class:`~gaia_fast.math.pool.SympyPool` (default: a shared one, ``SYMPY_TIMEOUT``).
     """
     frame = as_frame(frame)
@@ -890,7 +898,7 @@ def grade(
     def cells(name: str) -> list[Any]:
         if name not in frame.columns:
             return [None] * n
-        kind, col = pandas_column(frame[name])
+        _kind, col = pandas_column(frame[name])
         return col.to_list()
 
     preds_raw, answers, points, markings = cells("prediction"), cells("answer"), cells("points"), cells("marking")
@@ -946,6 +954,9 @@ def grade(
     included = [r for r in rows if r.status == "ok"]
     unreproduced = sum(r.status == "unreproduced" for r in rows)
     excluded = sum(r.status == "excluded" for r in rows)
+    null = bool(unreproduced or decided["undecided"] or disagree)
+    if not replay:
+        decided["rules"] = len(included) + excluded
     if all_mode:
         present = [s for s in ALL_SUBSETS if any(r.subset == s for r in rows)]
         keys: list[str] = ["evaluation_type", "total_subsets"]
@@ -957,12 +968,11 @@ def grade(
             for k, v in res.items():
                 keys.append(f"subset_results|{s}|{k}")
                 values.append(v)
-        if unreproduced or decided["undecided"] or disagree:
+        if null:
             values = [None] * len(values)
         report = pl.DataFrame({"key": keys, "value": [None if v is None else str(v) for v in values]}, schema={"key": pl.String, "value": pl.String})
     else:
         res = _totals(included)
-        null = unreproduced or decided["undecided"] or disagree
         report = pl.DataFrame({k: [None if null else res[k]] for k in REPORT_KEYS}, schema={k: pl.Float64 for k in REPORT_KEYS})
 
     notes = []
@@ -994,7 +1004,7 @@ def grade(
         "rows": n,
         "tasks": len(included),
         "correct": got,  # points earned (HiPhO scores rows in points)
-        "accuracy": (got / top if top > 0 and 0 <= got <= top else None) if not unreproduced else None,
+        "accuracy": None if null or top <= 0 or not 0 <= got <= top else got / top,
         "excluded_rows": excluded,
         "not_graded_rows": sum(r.status == "not_graded" for r in rows),
         "unreproduced_rows": unreproduced,
@@ -1002,6 +1012,7 @@ def grade(
         "reference_error": "; ".join(notes) or None,
         "crashed_rows": excluded,
         "method": "rules, no judge (exact_matching)",
+        "decided": decided,
     }
     if replay:
         method = f"rules + recorded judge {recorded.judge} (LLM marking scheme and xverify)"
