@@ -103,6 +103,54 @@ def mixed_rows(seed, count):
     return rows
 
 
+# Cell and box edge cases: points and marking cells of every shape, boxed/fboxed answers,
+# malformed boxes, non-string JSON answers, empty answers, nan/inf points.
+EDGE_ROWS = [
+ (J(["1"]), '[1, "x"]', None, r"\boxed{1}"),
+ (J(["1"]), '[[1], 2]', None, r"\boxed{1}"),
+ (J(["1"]), '[1, null]', None, r"\boxed{1}"),
+ (J(["1"]), 'abc', None, r"\boxed{1}"),
+ (J(["1"]), '[1.5]', '[[]]', r"\boxed{1}"),
+ (J(["1"]), '[1.5]', '["", " "]', r"\boxed{1}"),
+ (J(["1"]), '[1.5]', '[0]', r"\boxed{1}"),
+ (J(["1"]), '[1.5]', '[false]', r"\boxed{1}"),
+ (J(["1"]), '[1.5]', "['a']", r"\boxed{1}"),
+ (J(["1"]), '[1.5]', '[[], []]', r"\boxed{1}"),
+ (J(["1"]), '[1.5]', '[[""], [[]]]', r"\boxed{1}"),
+ (J(["1"]), '[1.5]', '[{}]', r"\boxed{1}"),
+ (J([r"\boxed{\boxed{1}}"]), '[1]', None, r"\boxed{1}"),
+ (J([r"\fbox{2}"]), '[1]', None, r"\boxed{2}"),
+ (J([r"x \boxed{2"]), '[1]', None, r"\boxed{2}"),
+ (J(["3"]), '[1]', None, r"\boxed {3}"),
+ (J(["3"]), '[1]', None, r"\boxedx{3}"),
+ (J(["3", "4"]), '[1, 1]', None, r"\boxed{3} \fbox{4}"),
+ (J(["3", "4"]), '[1, 1]', None, r"\fbox{3} \boxed{4}"),
+ (J([3, 4.5]), '[1, 1]', None, r"\boxed{3} \boxed{4.5}"),
+ (J([None]), '[1]', None, r"\boxed{None}"),
+ (J([["a"]]), '[1]', None, r"\boxed{['a']}"),
+ (J([""]), '[1]', None, r"\boxed{}"),
+ (J([""]), '[1]', None, r"x \boxed{1}"),
+ (J(["a", ""]), '[1, 2]', None, r"\boxed{a}"),
+ ('[]', '[1]', None, r"\boxed{1}"),
+ (J(["1"]), '[]', None, r"\boxed{1}"),
+ (J(["1", "2"]), '[]', None, r"\boxed{1}\boxed{2}"),
+ (J(["1"]), '[-1]', None, r"\boxed{1}"),
+ (J(["1"]), 'nan', None, r"\boxed{1}"),
+ (J(["1"]), 'inf', None, r"\boxed{1}"),
+ (J(["1"]), '[1e400]', None, r"\boxed{1}"),
+ (J(["是"]), '[1]', None, r"\boxed{对}"),
+ (J(["T"]), '[1]', None, r"\boxed{正确的}"),
+ (J(["1.0e-3"]), '[1]', None, r"\boxed{10^{-3}}"),
+ (J(["\\text{A}"]), '[1]', None, r"\boxed{A}"),
+ (J(["\\text{ 5 } m"]), '[1]', None, r"\boxed{5}"),
+ (J(["1 \\text{ m} 2 \\text{ s}"]), '[1]', None, r"\boxed{1}"),
+ (J(["\\frac"]), '[1]', None, r"\boxed{\frac}"),
+ (J(["\\sqrt"]), '[1]', None, r"\boxed{\sqrt}"),
+ (J(["a=b=c"]), '[1]', None, r"\boxed{c}"),
+ (J(["{5}"]), '[1]', None, r"\boxed{{5}}"),
+]
+
+
 def frame(rows, dataset, extra=None):
     out = []
     for i, (answer, points, marking, pred) in enumerate(rows):
@@ -150,6 +198,8 @@ def main(out):
     marked = [(a, p, J(["1 pt: the equation", "1 pt: the value"]) if i % 4 == 0 else m, t) for i, (a, p, m, t) in enumerate(ROWS)]
     dump_xlsx(frame(marked, "IPhO_2025"), out / "J" / "J_IPhO_2025.xlsx")
     dump_xlsx(frame(marked, "HiPhO_ALL", subs), out / "J" / "J_HiPhO_ALL.xlsx")
+    (out / "E").mkdir(parents=True, exist_ok=True)
+    dump_xlsx(frame(EDGE_ROWS, "EuPhO_2025"), out / "E" / "E_EuPhO_2025.xlsx")
     (out / "F").mkdir(parents=True, exist_ok=True)
     # Number cells (pandas reads them as int/float columns): answers, points and predictions.
     (out / "N").mkdir(parents=True, exist_ok=True)
