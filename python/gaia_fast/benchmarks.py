@@ -1500,6 +1500,35 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="rules",
         ),
         # --- end branch step1 ---
+        # --- branch hipho: HiPhO physics olympiads (issue 22 step 2) ---
+        Benchmark(
+            "hipho",
+            "gaia_fast.scorers.vlm.hipho",
+            {"all_subsets": False},
+            datasets=(
+                r"(IPhO|EuPhO|PanPhO|NBPhO|F_MA|PanMechanics)_(2024|2025)",
+                r"APhO_2025",
+            ),
+            # evaluate's score file ({stem}_{judge}_score.json, the judge being exact_matching), written
+            # for xlsx and tsv result files alike; _save_results' _score.json (xlsx only) holds the same.
+            report="_exact_matching_score.json",
+            description="HiPhO olympiads (IPhO, EuPhO, APhO, PanPhO, NBPhO, F_MA, PanMechanics): the hipho verifier's coarse marking of \\boxed answers (SymPy, pylatexenc), no judge: marked rows left out as upstream (`_exact_matching_score.json`)",
+            # 3dcd3f05 (2025-12-15): rows in worker threads (math-verify and time limits inert),
+            # the same at head e8e78f05; 72be960f (2025-11-24) ran them in the main thread: not reproduced.
+            variants=(("2025-12-15", "head"),),
+            grading="rules",
+        ),
+        Benchmark(
+            "hipho-all",
+            "gaia_fast.scorers.vlm.hipho",
+            {"all_subsets": True},
+            datasets=(r"HiPhO_ALL",),
+            report="_ALL_exact_matching_score.json",
+            description="HiPhO_ALL: the HiPhO verifier per SUB_DATASET, the nested per-subset report (`_ALL_exact_matching_score.json`)",
+            variants=(("2025-12-15", "head"),),  # 3dcd3f05 added HiPhO_ALL
+            grading="rules",
+        ),
+        # --- end branch hipho ---
     )
 }
 
