@@ -1315,6 +1315,19 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="judge",
         ),
         # --- end branch tailjudge ---
+        # --- branch mathv: MathVision (issue 22 step 3) ---
+        Benchmark(
+            "mathvision",
+            "gaia_fast.scorers.vlm.mathvision",
+            datasets=(r"MathVision(_MINI)?",),
+            report="_score.csv",  # {stem}_{J}_score.csv (MATH_V_acc)
+            description="MathVision: post_check's prefetch rule, the recorded judge extractions for the rest, MATH_V_acc's is_equal (a safe eval, latex2sympy in a worker)",
+            # 24f7defb: free-form rows compare str(None); 1ec8c10b: str(response); then
+            # can_infer's changes (c3371551, a67ace50) and latex2sympy2_extended first (a9343a1e).
+            variants=(("2024-07-19", "2024-07"), ("2024-07-31", "classic"), ("2025-08-04", "2025-08"), ("2026-04-09", "2026-04"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
+        # --- end branch mathv ---
     )
 }
 
@@ -1322,7 +1335,7 @@ BENCHMARKS: dict[str, Benchmark] = {
 #: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
 UNSUPPORTED: dict[str, str] = {
     r"OCRBench_v2(_MINI)?": "OCRBench v2 (its own evaluation)",
-    r"MathVision(_MINI)?|WeMath": "math (judge-extracted answers)",
+    r"WeMath": "math (judge-extracted answers)",
 }
 
 #: VLMEvalKit datasets with no flow here whose name ends like a registered one
