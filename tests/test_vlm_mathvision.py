@@ -1,0 +1,161 @@
+"""MathVision (MATH_V_acc): the synthetic archive in tests/data/vlmevalkit_mathvision/, whose
+report and per-row verdicts VLMEvalKit's own mathv.py (e8e78f05) produced, and the safe
+``eval`` that must never run archive text."""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from gaia_fast.io.vlm import read_result_table
+from gaia_fast.scorers.vlm import mathvision as mv
+from gaia_fast.scorers.vlm.recorded import Records, find_records
+
+DATA = Path(__file__).parent / "data" / "vlmevalkit_mathvision"
+RESULT = DATA / "GPT4o" / "GPT4o_MathVision_MINI.xlsx"
+REPORT = DATA / "GPT4o" / "GPT4o_MathVision_MINI_gpt-4o-mini_score.csv"
+LATEX_PYTHON = os.environ.get("GAIA_FAST_LATEX2SYMPY2_PYTHON")
+
+
+def _grade(**kw):
+    rec = find_records(RESULT, "mathvision")
+    assert rec is not None and rec.judge == "gpt-4o-mini" and len(rec) == 28
+    return mv.grade(read_result_table(RESULT), recorded=rec, variant="2026-06", **kw)
+
+
+def _latex_ready() -> bool:
+    if not LATEX_PYTHON:
+        return False
+    r = mv.LatexRunner(("latex2sympy2",), LATEX_PYTHON)
+    try:
+        return r.ready()
+    finally:
+        r.close()
+
+
+@pytest.mark.skipif(not _latex_ready(), reason="set GAIA_FAST_LATEX2SYMPY2_PYTHON to a Python with latex2sympy2 1.9.1 (.ci/run does)")
+def test_report_equals_math_v_acc_cell_by_cell():
+    got = _grade(latex_python=LATEX_PYTHON)
+    want = pl.read_csv(REPORT)
+    assert got.report.columns == want.columns == ["Subject", "tot", "prefetch", "hit", "prefetch_rate", "acc"]
+    assert got.report.height == want.height == 6
+    for g, w in zip(got.report.iter_rows(), want.iter_rows()):
+        assert g[:4] == w[:4]
+        assert all(math.isclose(a, b, rel_tol=0, abs_tol=1e-9) for a, b in zip(g[4:], w[4:]))
+    s = got.stats
+    assert s["undecided_rows"] == 0 and s["status"] == {"ok": 28} and s["matches_archive"] is True
+    assert s["latex2sympy"]["library"] == "latex2sympy2" and s["latex2sympy"]["version"] == "1.9.1"
+    expected = pl.read_csv(DATA / "expected_rows.csv")
+    assert got.rows["score"].to_list() == [float(h) for h in expected["hit"].to_list()]
+
+
+def test_without_latex2sympy_rows_are_undecided_not_guessed():
+    got = _grade(latex_python="/nonexistent/python-for-latex2sympy2")
+    expected = {r["index"]: r for r in pl.read_csv(DATA / "expected_rows.csv").iter_rows(named=True)}
+    ok = undecided = 0
+    for row in got.rows.iter_rows(named=True):
+        want = expected[int(row["index"])]
+        if row["status"] == "ok":
+            ok += 1
+            assert row["score"] == float(want["hit"]), row
+            assert (row["log"] == mv.PREFETCH_LOG) == want["prefetched"], row
+        else:
+            assert row["status"] == "undecided" and row["score"] is None and "latex2sympy" in row["reason"], row
+            undecided += 1
+    # the misses and the LaTeX answers need latex2sympy; equal text and eval() decide the rest
+    assert (ok, undecided) == (14, 14)
+    s = got.stats
+    assert s["undecided_rows"] == 14 and s["decided"]["undecided"] == 14 and s["matches_archive"] is False
+    overall = got.report.filter(pl.col("Subject") == "Overall").row(0, named=True)
+    assert overall["tot"] == 14 and overall["hit"] == 14
+    assert s["latex2sympy"]["ready"] is False
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1/2", "2^3", "1e1", "-0.0", "- 2", "(1,2)", "[1,2]+[3]", "1<2<3", "3>2", "1 if 0 else 2", "{1,2}", "'ab'*2",
+     "2**10", "1//0", "[1][5]", "0x10", "1_000", "1,000", "not 0", "~5", "1e400", "{'a':1}['a']", "()", "1j*1j",
+     "x", "x+1", "five", "x=3", "2\\sqrt{3}", "\\frac{1}{2}", "the answer is 2", "[1,[2]]", "{[1]}", "'a'-1",
+     "1 and 0 or 3", "(1,2)[::-1]", "'abc'[1:]", "y(1)", "1 < 'a'", "true", "none", "nan", "inf"],
+)  # fmt: skip
+def test_safe_eval_is_eval(text):
+    # These texts are the test's own (benign): eval is the oracle here, never on archive text.
+    try:
+        want: object = ("value", eval(text, {"__builtins__": __builtins__}))  # noqa: S307
+    except Exception as e:  # noqa: BLE001
+        want = ("raises", type(e).__name__)
+    try:
+        got: object = ("value", mv.safe_eval(text))
+    except mv._Raises as e:
+        got = ("raises", str(e))
+    assert got == want or (want[0] == got[0] == "value" and repr(got) == repr(want))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["9**9**9", "__import__('os')", "abs(-1)", "(1).real", "f'{1}'", "'%s' % 1", "print(1)", "'a'*10**9", "log",
+     "np.pi", "os.system('x')", "[*()]", "__debug__", "open('x')", "1" * 4400],
+)  # fmt: skip
+def test_safe_eval_undecided(text):
+    with pytest.raises(mv.Undecided):
+        mv.safe_eval(text)
+
+
+def test_undefined_function_is_a_name_error_before_its_arguments():
+    with pytest.raises(mv._Raises, match="NameError"):
+        mv.safe_eval("sqrt(__import__('os'))")
+
+
+def test_is_equal_decides_without_latex_only_where_eval_says_equal():
+    assert mv.is_equal("1/2", "0.5", None) == (True, "eval: equal values")
+    assert mv.is_equal("1", "2^3", None)[0] is True  # Python's ^ is xor
+    assert mv.is_equal(" B ", "b", None) == (True, "equal text")
+    with pytest.raises(mv.Undecided):
+        mv.is_equal("0.3333", "1/3", None)  # not equal by eval: latex2sympy decides
+
+
+def test_hostile_text_is_never_executed(tmp_path):
+    sentinel = tmp_path / "pwned"
+    payloads = [
+        f"__import__('os').system('touch {sentinel}')",
+        f"exec(\"open('{sentinel}','w')\")",
+        f"[x for x in ().__class__.__base__.__subclasses__()] or open('{sentinel}','w')",
+        f"lambda: open('{sentinel}', 'w')",
+    ]
+    n = len(payloads)
+    frame = pl.DataFrame({
+        "index": [str(i) for i in range(n)],
+        "prediction": payloads,
+        "answer": payloads[::-1],
+        "choices": ["[]"] * n,
+        "category": ["x"] * n,
+    })  # fmt: skip
+    rec = Records(tmp_path / "m_MathVision.xlsx", "mathvision", "j", (), {str(i): {"res": p, "log": "Succeed"} for i, p in enumerate(payloads)})
+    got = mv.grade(frame, recorded=rec, latex_python="/nonexistent/python")
+    assert not sentinel.exists()
+    assert got.rows["status"].to_list() == ["undecided"] * n
+    assert got.stats["undecided_rows"] == n and got.report["tot"].to_list() == []
+    # a hostile choices cell is not run either: the row is undecided
+    frame2 = frame.with_columns(pl.lit(f"__import__('os').system('touch {sentinel}')").alias("choices"))
+    got2 = mv.grade(frame2, recorded=rec, latex_python="/nonexistent/python")
+    assert not sentinel.exists() and set(got2.rows["status"].to_list()) == {"undecided"}
+
+
+def test_choices_that_eval_cannot_read_crash_upstream():
+    frame = pl.DataFrame({"index": ["1"], "prediction": ["A"], "answer": ["A"], "choices": [None], "category": ["x"]}, schema={c: pl.String for c in ("index", "prediction", "answer", "choices", "category")})
+    got = mv.grade(frame, latex_python="/nonexistent/python")
+    assert got.rows["status"].to_list() == ["error"] and got.stats["reference_error"].startswith("MathVision: row 2")
+
+
+def test_bad_arguments():
+    frame = read_result_table(RESULT)
+    with pytest.raises(ValueError, match="variant"):
+        mv.grade(frame, variant="1999")
+    with pytest.raises(ValueError, match="live judging"):
+        mv.grade(frame, judge=object())
+    with pytest.raises(ValueError, match="'category'"):
+        mv.grade(frame.drop("category"))
