@@ -13,5 +13,10 @@ bash scripts/build_wheel.sh --check-sdist
 GAIA_FAST_WHEEL="$(ls "$PWD"/dist/*.whl)"
 export GAIA_FAST_WHEEL
 cargo test --quiet -p gaia-fast-core
+# MathVision's latex step runs latex2sympy2 1.9.1 (gaia-fast[mathvision]) in a worker interpreter; it pins
+# ANTLR 4.7.2 and SymPy's parse_latex needs 4.11, so it gets a venv of its own.
+L2S_VENV="${TMPDIR:-/tmp}/gaia-fast-latex2sympy2"
+python -m venv "$L2S_VENV" && "$L2S_VENV/bin/python" -m pip install --quiet 'latex2sympy2==1.9.1'
+export GAIA_FAST_LATEX2SYMPY2_PYTHON="$L2S_VENV/bin/python"
 FUZZ_MERGE=0 bash scripts/fuzz.sh 24  # a short fuzz pass (3 s a target after its corpus)
 python -m pytest -q

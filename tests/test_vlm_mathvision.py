@@ -27,19 +27,10 @@ def _grade(**kw):
     return mv.grade(read_result_table(RESULT), recorded=rec, variant="2026-06", **kw)
 
 
-def _latex_ready() -> bool:
-    if not LATEX_PYTHON:
-        return False
-    r = mv.LatexRunner(("latex2sympy2",), LATEX_PYTHON)
-    try:
-        return r.ready()
-    finally:
-        r.close()
-
-
-@pytest.mark.skipif(not _latex_ready(), reason="set GAIA_FAST_LATEX2SYMPY2_PYTHON to a Python with latex2sympy2 1.9.1 (.ci/run does)")
+@pytest.mark.skipif(not LATEX_PYTHON, reason="set GAIA_FAST_LATEX2SYMPY2_PYTHON to a Python with latex2sympy2 1.9.1 (scripts/test.sh does)")
 def test_report_equals_math_v_acc_cell_by_cell():
     got = _grade(latex_python=LATEX_PYTHON)
+    assert got.stats["latex2sympy"]["ready"], got.stats["latex2sympy"]
     want = pl.read_csv(REPORT)
     assert got.report.columns == want.columns == ["Subject", "tot", "prefetch", "hit", "prefetch_rate", "acc"]
     assert got.report.height == want.height == 6
