@@ -17,6 +17,7 @@ from gaia_fast.scorers.vlm.recorded import Records, find_records
 
 DATA = Path(__file__).parent / "data" / "vlmevalkit_mathvision"
 RESULT = DATA / "GPT4o" / "GPT4o_MathVision_MINI.xlsx"
+LENS = DATA / "GPT4o" / "GPT4o_LENS-CN-QA_MINI.xlsx"
 REPORT = DATA / "GPT4o" / "GPT4o_MathVision_MINI_gpt-4o-mini_score.csv"
 LATEX_PYTHON = os.environ.get("GAIA_FAST_LATEX2SYMPY2_PYTHON")
 
@@ -42,6 +43,32 @@ def test_report_equals_math_v_acc_cell_by_cell():
     assert s["latex2sympy"]["library"] == "latex2sympy2" and s["latex2sympy"]["version"] == "1.9.1"
     expected = pl.read_csv(DATA / "expected_rows.csv")
     assert got.rows["score"].to_list() == [float(h) for h in expected["hit"].to_list()]
+
+
+@pytest.mark.skipif(not LATEX_PYTHON, reason="set GAIA_FAST_LATEX2SYMPY2_PYTHON to a Python with latex2sympy2 1.9.1 (scripts/test.sh does)")
+def test_lens_report_equals_lens_acc_cell_by_cell():
+    rec = find_records(LENS)  # the registry's kind for LENS-CN-QA_MINI
+    assert rec is not None and rec.kind == "mathvision" and len(rec) == 16
+    got = mv.grade(read_result_table(LENS), benchmark="lens", recorded=rec, latex_python=LATEX_PYTHON)
+    assert got.stats["latex2sympy"]["ready"], got.stats["latex2sympy"]
+    want = pl.read_csv(DATA / "GPT4o" / "GPT4o_LENS-CN-QA_MINI_gpt-4o-mini_score.csv")
+    assert got.report.columns == want.columns and got.report.height == want.height == 5
+    for g, w in zip(got.report.iter_rows(), want.iter_rows()):
+        assert g[:4] == w[:4]
+        assert all(math.isclose(a, b, rel_tol=0, abs_tol=1e-9) for a, b in zip(g[4:], w[4:]))
+    assert got.stats["status"] == {"ok": 16} and got.stats["matches_archive"] is True
+    expected = pl.read_csv(DATA / "expected_rows_lens.csv")
+    assert got.rows["score"].to_list() == [float(h) for h in expected["hit"].to_list()]
+    assert (got.rows["log"] == mv.PREFETCH_LOG).to_list() == expected["prefetched"].to_list()
+
+
+def test_lens_without_latex2sympy():
+    got = mv.grade(read_result_table(LENS), benchmark="lens", recorded=find_records(LENS), latex_python="/nonexistent/python")
+    expected = {r["index"]: r["hit"] for r in pl.read_csv(DATA / "expected_rows_lens.csv").iter_rows(named=True)}
+    st = got.rows["status"].to_list()
+    assert set(st) == {"ok", "undecided"} and st.count("ok") == 7, st
+    for row in got.rows.filter(pl.col("status") == "ok").iter_rows(named=True):
+        assert row["score"] == float(expected[int(row["index"])])
 
 
 def test_without_latex2sympy_rows_are_undecided_not_guessed():
@@ -150,3 +177,7 @@ def test_bad_arguments():
         mv.grade(frame, judge=object())
     with pytest.raises(ValueError, match="'category'"):
         mv.grade(frame.drop("category"))
+    with pytest.raises(ValueError, match="lens has one rule"):
+        mv.grade(frame, benchmark="lens", variant="2026-06")
+    with pytest.raises(ValueError, match="unknown benchmark"):
+        mv.grade(frame, benchmark="mathverse")

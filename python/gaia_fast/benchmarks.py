@@ -1327,6 +1327,16 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2024-07-19", "2024-07"), ("2024-07-31", "classic"), ("2025-08-04", "2025-08"), ("2026-04-09", "2026-04"), ("2026-06-17", "2026-06")),
             grading="rules+judge-fallback",
         ),
+        Benchmark(
+            "lens",
+            "gaia_fast.scorers.vlm.mathvision",
+            {"benchmark": "lens"},
+            datasets=(r"LENS-CN-QA(_MINI)?",),
+            report="_score.csv",  # {stem}_{J}_score.csv (LENS_acc)
+            description="LENS-CN-QA: post_check's prefetch rule, the recorded judge extractions for the rest, LENS_acc's is_equal (MathVision's)",
+            variants=(("2026-02-13", "classic"),),  # 65f8b768: added; 401916c0 restyled only
+            grading="rules+judge-fallback",
+        ),
         # --- end branch mathv ---
     )
 }

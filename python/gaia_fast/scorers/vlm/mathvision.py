@@ -39,6 +39,11 @@ Variants (``post_check`` x ``can_infer`` eras):
 * ``2026-04`` (a9343a1e, 2026-04-09): ``latex2sympy2_extended`` first, then latex2sympy2;
 * ``2026-06`` (a67ace50, 2026-06-17, head): ``can_infer`` 2026-06.
 
+LENS-CN-QA / LENS-CN-QA_MINI (``benchmark="lens"``; ``vlmeval/dataset/utils/lens.py``,
+``LENS_auxeval`` / ``LENS_acc``, 65f8b768 2026-02-13 to head, one variant ``classic``):
+the same ``is_equal`` (no timeout) and report; ``post_check`` has no choices (always
+``str(response)`` against ``str(answer)``); ``latex2sympy2_extended`` first, then latex2sympy2.
+
 Files: ``{stem}_{J}.xlsx`` (the rows plus ``res`` and ``log``; the table ``MATH_V_acc``
 reads) and ``{stem}_{J}.pkl`` (``index -> {"log", "res"}``); report
 ``{stem}_{J}_score.csv``: ``Subject, tot, prefetch, hit, prefetch_rate, acc``, rows
@@ -81,8 +86,9 @@ from gaia_fast.scorers.vlm._replay import (
 from gaia_fast.scorers.vlm.mcq import can_infer
 from gaia_fast.scorers.vlm.recorded import Records
 
-__all__ = ["PREFETCH_LOG", "VARIANTS", "LatexRunner", "Undecided", "grade", "is_equal", "safe_eval"]
+__all__ = ["BENCHMARKS", "PREFETCH_LOG", "VARIANTS", "LatexRunner", "Undecided", "grade", "is_equal", "safe_eval"]
 
+BENCHMARKS = ("mathvision", "lens")
 VARIANTS = ("2024-07", "classic", "2025-08", "2026-04", "2026-06")
 _CAN_INFER = {"2024-07": "classic", "classic": "classic", "2025-08": "2025-08", "2026-04": "2025-08", "2026-06": "2026-06"}
 #: The libraries mathv.py imports, in its order, per variant.
@@ -511,11 +517,18 @@ def _choices(value: Any) -> Any:
         raise _Crash(f"eval of choices {value[:60]!r} raises {e}") from None
 
 
-def post_check(line: dict[str, Any], response: Any, *, prefetch: bool, variant: str, runner: LatexRunner | None) -> tuple[Any, str]:
+def post_check(
+    line: dict[str, Any], response: Any, *, prefetch: bool, variant: str, runner: LatexRunner | None, benchmark: str = "mathvision"
+) -> tuple[Any, str]:
     """``post_check``: ``(value, why)``: with ``prefetch`` the value (a letter, the response
-    text) or False; without it True / False. Raises :class:`Undecided`, ``_Crash``."""
+    text) or False; without it True / False. Raises :class:`Undecided`, ``_Crash``.
+    ``benchmark="lens"``: LENS's post_check (no choices: always the texts)."""
     res: Any = None
     ans = line["answer"]
+    if benchmark == "lens":
+        res, ans = str(response), str(ans)
+        ok, why = is_equal(res, ans, runner)
+        return ((res if prefetch else True), why) if ok else (False, why)
     try:
         choices = _choices(line["choices"])
         try:
@@ -576,6 +589,7 @@ def _values(series: pl.Series) -> list[Any]:
 def grade(
     frame: pl.DataFrame,
     *,
+    benchmark: str = "mathvision",
     variant: str | None = None,
     seed: int = 0,
     judge: Any = None,
@@ -597,26 +611,38 @@ def grade(
     """
     frame = _check_frame(frame)
     check_replay_args(judge_policy, recorded)
+    if benchmark not in BENCHMARKS:
+        raise ValueError(f"unknown benchmark {benchmark!r}; expected one of {', '.join(map(repr, BENCHMARKS))}")
     if judge is not None:
-        raise ValueError("mathvision: live judging is not supported (the extraction prompt is not ported); rows without a recorded extraction are needs_judge")
-    variant = "classic" if variant is None else variant
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown MathVision variant {variant!r}; expected one of {', '.join(map(repr, VARIANTS))}")
-    for name in ("index", "prediction", "answer", "choices", "category"):
+        raise ValueError(f"{benchmark}: live judging is not supported (the extraction prompt is not ported); rows without a recorded extraction are needs_judge")
+    if benchmark == "lens":
+        if variant not in (None, "classic"):
+            raise ValueError(f"lens has one rule (variant 'classic', from 65f8b768), not {variant!r}")
+        variant, libraries = "classic", ("latex2sympy2_extended", "latex2sympy2")
+        need: tuple[str, ...] = ("index", "prediction", "answer", "category")
+    else:
+        variant = "classic" if variant is None else variant
+        if variant not in VARIANTS:
+            raise ValueError(f"unknown MathVision variant {variant!r}; expected one of {', '.join(map(repr, VARIANTS))}")
+        libraries = _LIBRARIES[variant]
+        need = ("index", "prediction", "answer", "choices", "category")
+    for name in need:
         if name not in frame.columns:
-            raise ValueError(f"mathvision: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
+            raise ValueError(f"{benchmark}: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
     use = recorded if judge_policy == "auto" else None
     who = judge_label(recorded)
-    runner = LatexRunner(_LIBRARIES[variant], latex_python, latex_timeout)
+    runner = LatexRunner(libraries, latex_python, latex_timeout)
     try:
-        return _grade(frame, variant, use, recorded, judge_policy, who, runner)
+        return _grade(frame, benchmark, variant, use, recorded, judge_policy, who, runner)
     finally:
         runner.close()
 
 
-def _grade(frame: pl.DataFrame, variant: str, use: Records | None, recorded: Records | None, judge_policy: str, who: str, runner: LatexRunner) -> GradeResult:
+def _grade(frame: pl.DataFrame, bench: str, variant: str, use: Records | None, recorded: Records | None, judge_policy: str, who: str, runner: LatexRunner) -> GradeResult:
     n = frame.height
-    col = {c: _values(frame[c]) for c in ("prediction", "answer", "choices", "category")}
+    col = {c: _values(frame[c]) for c in ("prediction", "answer", "choices", "category") if c in frame.columns}
+    col.setdefault("choices", [None] * n)
+    name = "LENS" if bench == "lens" else "MathVision"
     index = frame["index"].cast(pl.String).to_list()
     # Stage 1: each row's res and log (what {stem}_{J}.xlsx holds), by rule or record.
     res_text: list[str | None] = [None] * n
@@ -630,13 +656,13 @@ def _grade(frame: pl.DataFrame, variant: str, use: Records | None, recorded: Rec
         rec = use.get(index[i]) if use is not None and index[i] is not None else None
         rec_log = None if rec is None else rec.get("log")
         try:
-            pre, why = post_check(line, col["prediction"][i], prefetch=True, variant=variant, runner=runner)
+            pre, why = post_check(line, col["prediction"][i], prefetch=True, variant=variant, runner=runner, benchmark=bench)
             pre_undecided = None
         except Undecided as e:
             pre, why, pre_undecided = False, "", str(e)
         except _Crash as e:
             route[i], reasons[i] = "error", f"error: {e}"
-            reference_error = reference_error or f"MathVision: row {i + 2}: {e}; left out"
+            reference_error = reference_error or f"{name}: row {i + 2}: {e}; left out"
             continue
         if pre:
             res_text[i], logs[i], route[i] = str(pre), PREFETCH_LOG, "rules"
@@ -666,12 +692,12 @@ def _grade(frame: pl.DataFrame, variant: str, use: Records | None, recorded: Rec
         if route[i] in ("rules", "recorded"):
             line = {c: col[c][i] for c in ("answer", "choices")}
             try:
-                hit, why = post_check(line, res_vals[i], prefetch=False, variant=variant, runner=runner)
+                hit, why = post_check(line, res_vals[i], prefetch=False, variant=variant, runner=runner, benchmark=bench)
             except Undecided as e:
                 route[i], reasons[i] = "undecided", f"undecided: {reasons[i]}; is_equal: {e}"
             except _Crash as e:
                 route[i], reasons[i] = "error", f"error: {e}"
-                reference_error = reference_error or f"MathVision: row {i + 2}: {e}; left out"
+                reference_error = reference_error or f"{name}: row {i + 2}: {e}; left out"
             else:
                 cate = col["category"][i]
                 kept.append((cate, logs[i] == PREFETCH_LOG, bool(hit)))
@@ -696,10 +722,10 @@ def _grade(frame: pl.DataFrame, variant: str, use: Records | None, recorded: Rec
     archive_method = f"rules + judge {recorded.judge}" if has_record_files(recorded) else None
     n_hit = sum(1 for k in kept if k[2])
     stats: dict[str, Any] = {
-        "benchmark": "mathvision",
+        "benchmark": bench,
         "variant": variant,
         **tally_keys(n, len(kept), n_hit),
-        **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"], disagree)),
+        **method_keys(decided, method, judge_policy, archive_method, replay_matches(archive_method, judge_policy, decided["undecided"], disagree, counts["error"])),
         **disagreement_keys("prefetch_disagreements", disagree),
         "status": status_counts(rows),
         "undecided_rows": counts["undecided"],
