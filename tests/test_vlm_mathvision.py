@@ -181,3 +181,30 @@ def test_bad_arguments():
         mv.grade(frame, benchmark="lens", variant="2026-06")
     with pytest.raises(ValueError, match="unknown benchmark"):
         mv.grade(frame, benchmark="mathverse")
+
+
+def _tiny(answers, preds, categories=None, records=None, tmp="m_MathVision.xlsx"):
+    n = len(answers)
+    frame = pl.DataFrame(
+        {"index": [str(i) for i in range(n)], "prediction": preds, "answer": answers, "choices": ["[]"] * n, "category": categories or ["c"] * n},
+        schema={c: pl.String for c in ("index", "prediction", "answer", "choices", "category")},
+    )
+    rec = None if records is None else Records(Path(tmp), "mathvision", "j", (), {str(i): {"res": r, "log": "Succeed"} for i, r in enumerate(records) if r is not None})
+    return mv.grade(frame, recorded=rec, latex_python="/nonexistent/python")
+
+
+def test_res_column_type_that_depends_on_missing_rows_is_undecided():
+    # res '007' is text beside another text, but would read as the number 7 if the missing
+    # row's res were numeric too: that row cannot be decided.
+    got = _tiny(["007", "7", "x"], ["a", "b", "c"], records=["007", "7", None])
+    assert got.rows["status"].to_list() == ["undecided"] * 3  # the third: no record, and its prefetch needs latex2sympy
+    assert all("pandas type" in r for r in got.rows["reason"].to_list()[:2])
+    got = _tiny(["007", "7"], ["a", "b"], records=["007", "7"])  # every row's res known: int column, str 7
+    assert got.rows["status"].to_list() == ["undecided", "ok"] and got.rows["score"][1] == 1.0
+
+
+def test_missing_category_sorts_last_and_numeric_category_crashes_upstream():
+    got = _tiny(["1", "2"], ["1", "2"], categories=["b", None])
+    assert got.report["Subject"].to_list() == ["Overall", "b", None]
+    got = _tiny(["1", "2"], ["1", "2"], categories=["1", "2"])
+    assert got.report.height == 0 and "sort_values" in got.stats["reference_error"]

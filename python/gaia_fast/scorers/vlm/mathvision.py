@@ -574,8 +574,10 @@ def _report(kept: list[tuple[Any, bool, bool]]) -> pl.DataFrame:
             tot[k] = tot.get(k, 0) + 1
             fetch[k] = fetch.get(k, 0) + int(fetched)
             hit[k] = hit.get(k, 0) + int(right)
-    rows = [(str(k), t, fetch[k], hit[k], fetch[k] / t * 100, hit[k] / t * 100) for k, t in tot.items()]
-    rows.sort(key=lambda r: r[0])  # sort_values('Subject') on text
+    if any(not isinstance(k, str) and not (isinstance(k, float) and math.isnan(k)) for k in tot):
+        raise _Crash("a category is a number: sort_values('Subject') compares it with 'Overall' (TypeError upstream)")
+    rows = [(None if not isinstance(k, str) else k, t, fetch[k], hit[k], fetch[k] / t * 100, hit[k] / t * 100) for k, t in tot.items()]
+    rows.sort(key=lambda r: (r[0] is None, r[0] or ""))  # sort_values('Subject'): text order, NaN last
     return pl.DataFrame(rows, schema=_REPORT_SCHEMA, orient="row")
 
 
@@ -684,6 +686,13 @@ def _grade(frame: pl.DataFrame, bench: str, variant: str, use: Records | None, r
             reasons[i] = f"needs_judge: the rule did not decide ({w}); not counted"
     # Stage 2: MATH_V_acc re-reads the table: res as pandas types that column.
     res_vals = _values(pl.Series("res", res_text, pl.String))
+    # pandas types the stored res column from every row; with rows we have no res for, the
+    # type (text or numbers) can depend on them: rows whose value it changes are undecided.
+    if any(r is None for r, rt in zip(res_text, route) if rt not in ("rules", "recorded")):
+        alt = _values(pl.Series("res", [t if rt in ("rules", "recorded") else "x" for t, rt in zip(res_text, route)], pl.String))
+        for i in range(n):
+            if route[i] in ("rules", "recorded") and str(alt[i]) != str(res_vals[i]):
+                route[i], reasons[i] = "undecided", f"undecided: {reasons[i]}; the stored res column's pandas type depends on rows without a res"
     scores: list[float | None] = [None] * n
     status: list[str] = [""] * n
     kept: list[tuple[Any, bool, bool]] = []
@@ -708,7 +717,11 @@ def _grade(frame: pl.DataFrame, bench: str, variant: str, use: Records | None, r
                 continue
         status[i] = route[i]
         counts[route[i]] += 1
-    report = _report(kept)
+    try:
+        report = _report(kept)
+    except _Crash as e:
+        reference_error = reference_error or f"{name}: {e}"
+        report = pl.DataFrame(schema=_REPORT_SCHEMA)
     rows = frame.with_columns(
         pl.Series("res", res_text, pl.String),
         pl.Series("log", logs, pl.String),
