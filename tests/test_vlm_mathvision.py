@@ -199,8 +199,10 @@ def test_res_column_type_that_depends_on_missing_rows_is_undecided():
     got = _tiny(["007", "7", "x"], ["a", "b", "c"], records=["007", "7", None])
     assert got.rows["status"].to_list() == ["undecided"] * 3  # the third: no record, and its prefetch needs latex2sympy
     assert all("pandas type" in r for r in got.rows["reason"].to_list()[:2])
-    got = _tiny(["007", "7"], ["a", "b"], records=["007", "7"])  # every row's res known: int column, str 7
-    assert got.rows["status"].to_list() == ["undecided", "ok"] and got.rows["score"][1] == 1.0
+    # every row's res known: pandas reads both res and answer as ints, str() '7' == '7'
+    got = _tiny(["007", "7"], ["a", "b"], records=["007", "7"])
+    assert got.rows["status"].to_list() == ["ok", "ok"] and got.rows["score"].to_list() == [1.0, 1.0]
+    assert got.rows["reason"][0].endswith("right (equal text)")
 
 
 def test_missing_category_sorts_last_and_numeric_category_crashes_upstream():
