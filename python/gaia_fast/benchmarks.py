@@ -1337,6 +1337,15 @@ BENCHMARKS: dict[str, Benchmark] = {
             variants=(("2026-02-13", "classic"),),  # 65f8b768: added; 401916c0 restyled only
             grading="rules+judge-fallback",
         ),
+        Benchmark(
+            "seephys",
+            "gaia_fast.scorers.vlm.seephys",
+            datasets=(r"SeePhys(_vo)?",),
+            report="_score.json",  # {stem}_{J}_score.json (eval_acc); J is deepseek by default
+            description="SeePhys: post_check's rules (extract_by_rule, parse_latex + quick_compare) on every row, the recorded judge score for the rest, eval_acc",
+            variants=(("2025-07-11", "classic"),),  # d3c0d500: added; later commits restyled only
+            grading="rules+judge-fallback",
+        ),
         # --- end branch mathv ---
     )
 }

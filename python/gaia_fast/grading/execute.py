@@ -419,7 +419,7 @@ _OTHER_REPORTS = ("_acc.csv", "_acc.json", "_acc.xlsx", "_score.csv", "_score.js
 #: The families that replay an archive's recorded judge replies (``recorded=``, ``judge_policy=``).
 RECORDED_JUDGE_MODULES = frozenset(
     f"gaia_fast.scorers.vlm.{m}"
-    for m in ("mcq", "mcq_reports", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged", "mathvision")
+    for m in ("mcq", "mcq_reports", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged", "mathvision", "seephys")
 )
 #: A family module whose records are another's kind (mcq_reports wraps mcq.grade).
 _RECORD_KIND = {"mcq_reports": "mcq"}

@@ -57,7 +57,7 @@ _log = logging.getLogger(__name__)
 
 _TABLE_EXT = ("xlsx", "tsv", "csv", "json")
 #: The kinds of records :func:`find_records` knows (one per family that replays them).
-KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged", "mathvision")
+KINDS = ("mcq", "yorn", "judged", "spatial", "math_judged", "shortqa", "video_mcq", "video_mmmu", "tail_judged", "mathvision", "seephys")
 #: Stem suffixes of VLMEvalKit's other outputs: never a judge name of ``{stem}_{J}.xlsx``.
 _NOT_JUDGE = re.compile(
     r".*(_|^)(acc|acc_all|score|score_fine|score2|result|auxmatch|tmp|prefetch|supp|fine_grained|metrics|rating|"
@@ -819,6 +819,8 @@ def find_records(result_path: str | Path, kind: str | None = None) -> Records | 
         "tail_judged": _find_tail,
         # MathVision: {stem}_{J}.xlsx (rows + res, log) and {stem}_{J}.pkl (index -> {log, res}).
         "mathvision": lambda p, n: _find_judged(p, n, ("res", "log"), "mathvision"),
+        # SeePhys: {stem}_{J}.xlsx (rows + extract, log, score) and .pkl (index -> {log, extract, score}).
+        "seephys": lambda p, n: _find_judged(p, n, ("score", "extract", "log"), "seephys"),
     }
     for k in (kind,) if kind else ("mcq", "yorn"):
         found = finders[k](path, names)
