@@ -13,7 +13,7 @@ bash scripts/build_wheel.sh --check-sdist
 GAIA_FAST_WHEEL="$(ls "$PWD"/dist/*.whl)"
 export GAIA_FAST_WHEEL
 cargo test --quiet -p gaia-fast-core
-# MathVision's latex step runs latex2sympy2 1.9.1 (gaia-fast[mathvision]) in a worker interpreter; it pins
+# MathVision's latex step for pre-2026-04 runs is latex2sympy2 1.9.1 (gaia-fast[latex2sympy2]) in a worker interpreter; it pins
 # ANTLR 4.7.2 and SymPy's parse_latex needs 4.11, so it gets a venv of its own.
 L2S_VENV="${TMPDIR:-/tmp}/gaia-fast-latex2sympy2"
 python -m venv "$L2S_VENV" && "$L2S_VENV/bin/python" -m pip install --quiet 'latex2sympy2==1.9.1'

@@ -20,6 +20,15 @@ RESULT = DATA / "GPT4o" / "GPT4o_MathVision_MINI.xlsx"
 LENS = DATA / "GPT4o" / "GPT4o_LENS-CN-QA_MINI.xlsx"
 REPORT = DATA / "GPT4o" / "GPT4o_MathVision_MINI_gpt-4o-mini_score.csv"
 LATEX_PYTHON = os.environ.get("GAIA_FAST_LATEX2SYMPY2_PYTHON")
+EXTENDED = DATA / "extended"
+
+
+def _extended_ready() -> bool:
+    runner = mv.LatexRunner(("latex2sympy2_extended",), mv.latex_interpreter(("latex2sympy2_extended", "latex2sympy2")))
+    try:
+        return runner.ready()
+    finally:
+        runner.close()
 
 
 def _grade(**kw):
@@ -98,7 +107,8 @@ def test_without_latex2sympy_rows_are_undecided_not_guessed():
     ["1/2", "2^3", "1e1", "-0.0", "- 2", "(1,2)", "[1,2]+[3]", "1<2<3", "3>2", "1 if 0 else 2", "{1,2}", "'ab'*2",
      "2**10", "1//0", "[1][5]", "0x10", "1_000", "1,000", "not 0", "~5", "1e400", "{'a':1}['a']", "()", "1j*1j",
      "x", "x+1", "five", "x=3", "2\\sqrt{3}", "\\frac{1}{2}", "the answer is 2", "[1,[2]]", "{[1]}", "'a'-1",
-     "1 and 0 or 3", "(1,2)[::-1]", "'abc'[1:]", "y(1)", "1 < 'a'", "true", "none", "nan", "inf"],
+     "1 and 0 or 3", "(1,2)[::-1]", "'abc'[1:]", "y(1)", "1 < 'a'", "true", "none", "nan", "inf",
+     "Interval.open(1, 2)", "sqrt(3)*2", "pi", "E", "I", "oo", "Eq(x, 3)", "True - 1", "None"],
 )  # fmt: skip
 def test_safe_eval_is_eval(text):
     # These texts are the test's own (benign): eval is the oracle here, never on archive text.
@@ -210,3 +220,36 @@ def test_missing_category_sorts_last_and_numeric_category_crashes_upstream():
     assert got.report["Subject"].to_list() == ["Overall", "b", None]
     got = _tiny(["1", "2"], ["1", "2"], categories=["1", "2"])
     assert got.report.height == 0 and "sort_values" in got.stats["reference_error"]
+
+
+def _same_report(got: pl.DataFrame, path: Path) -> None:
+    want = pl.read_csv(path)
+    assert got.columns == want.columns and got.height == want.height
+    for g, w in zip(got.iter_rows(), want.iter_rows()):
+        assert g[:4] == w[:4]
+        assert all(math.isclose(a, b, rel_tol=0, abs_tol=1e-9) for a, b in zip(g[4:], w[4:]))
+
+
+@pytest.mark.skipif(not _extended_ready(), reason="latex2sympy2_extended (gaia-fast[mathvision]) is not installed here")
+@pytest.mark.parametrize(("stem", "bench", "expected"), [("GPT4o_MathVision_MINI", "mathvision", "expected_rows.csv"), ("GPT4o_LENS-CN-QA_MINI", "lens", "expected_rows_lens.csv")])
+def test_head_import_order_with_latex2sympy2_extended(stem, bench, expected):
+    # The same archives judged in an environment with latex2sympy2_extended 1.11.0 (head's
+    # first choice): other verdicts (x=3 is not 3 there), reproduced by the default interpreter.
+    path = EXTENDED / "GPT4o" / f"{stem}.xlsx"
+    got = mv.grade(read_result_table(path), benchmark=bench, variant=None if bench == "lens" else "2026-06", recorded=find_records(path))
+    assert got.stats["latex2sympy"]["library"] == "latex2sympy2_extended", got.stats["latex2sympy"]
+    _same_report(got.report, EXTENDED / "GPT4o" / f"{stem}_gpt-4o-mini_score.csv")
+    want = pl.read_csv(EXTENDED / expected)
+    assert got.rows["score"].to_list() == [float(h) for h in want["hit"].to_list()]
+    assert got.stats["undecided_rows"] == 0 and got.stats["matches_archive"] is True
+
+
+def test_latex_interpreter_per_library(monkeypatch):
+    monkeypatch.setenv("GAIA_FAST_LATEX2SYMPY2_PYTHON", "/a/python")
+    monkeypatch.setenv("GAIA_FAST_LATEX2SYMPY2_EXTENDED_PYTHON", "/b/python")
+    assert mv.latex_interpreter(("latex2sympy2",)) == "/a/python"
+    assert mv.latex_interpreter(("latex2sympy2_extended", "latex2sympy2")) == "/b/python"
+    monkeypatch.delenv("GAIA_FAST_LATEX2SYMPY2_EXTENDED_PYTHON")
+    import sys
+
+    assert mv.latex_interpreter(("latex2sympy2_extended", "latex2sympy2")) == sys.executable

@@ -24,9 +24,11 @@ The latex2sympy library: VLMEvalKit told users to ``pip install latex2sympy2`` (
 which pins ``antlr4-python3-runtime==4.7.2``: it cannot share an environment with SymPy's
 ``parse_latex``, which needs ANTLR 4.11); from a9343a1e (2026-04-09) mathv.py imports
 ``latex2sympy2_extended`` first (its requirements.txt lists it, unpinned). The
-interpreter that runs it is ``latex_python=`` (or ``$GAIA_FAST_LATEX2SYMPY2_PYTHON``,
-default this Python); it imports the libraries in the variant's order and the stats name
-the one used. Without a working library every row that reaches the latex step is
+interpreter that runs it is ``latex_python=``, else :func:`latex_interpreter`
+(``$GAIA_FAST_LATEX2SYMPY2_PYTHON`` for the latex2sympy2 variants,
+``$GAIA_FAST_LATEX2SYMPY2_EXTENDED_PYTHON`` for the head import order; default this Python).
+It imports the libraries in the variant's order and the stats name the one used (the
+archive does not record which the run had: a report that differs may be the library). Without a working library every row that reaches the latex step is
 ``undecided``.
 
 Variants (``post_check`` x ``can_infer`` eras):
@@ -86,7 +88,7 @@ from gaia_fast.scorers.vlm._replay import (
 from gaia_fast.scorers.vlm.mcq import can_infer
 from gaia_fast.scorers.vlm.recorded import Records
 
-__all__ = ["BENCHMARKS", "PREFETCH_LOG", "VARIANTS", "LatexRunner", "Undecided", "grade", "is_equal", "safe_eval"]
+__all__ = ["BENCHMARKS", "PREFETCH_LOG", "VARIANTS", "LatexRunner", "Undecided", "grade", "is_equal", "latex_interpreter", "safe_eval"]
 
 BENCHMARKS = ("mathvision", "lens")
 VARIANTS = ("2024-07", "classic", "2025-08", "2026-04", "2026-06")
@@ -263,6 +265,9 @@ def _ev(node: ast.AST, depth: int = 0) -> Any:
             return value[index]
         except Exception as e:  # noqa: BLE001
             raise _Raises(type(e).__name__) from None
+    if isinstance(node, ast.Attribute):
+        _ev(node.value, d)  # ``Interval.open`` (str of a SymPy set): NameError on Interval first
+        raise Undecided("an attribute of a value")
     if isinstance(node, ast.Call):
         _ev(node.func, d)  # an undefined function name raises NameError first, as upstream
         raise Undecided("a call")
@@ -365,13 +370,23 @@ for line in sys.stdin:
 """
 
 
+def latex_interpreter(libraries: tuple[str, ...]) -> str:
+    """The Python that runs ``libraries`` when ``latex_python`` is not given:
+    ``$GAIA_FAST_LATEX2SYMPY2_EXTENDED_PYTHON`` for the head import order (latex2sympy2_extended
+    first; it shares ANTLR 4.11 with SymPy, so this Python by default),
+    ``$GAIA_FAST_LATEX2SYMPY2_PYTHON`` for latex2sympy2 alone (1.9.1 pins ANTLR 4.7.2: usually
+    its own venv), else this Python."""
+    var = "GAIA_FAST_LATEX2SYMPY2_EXTENDED_PYTHON" if libraries[0] == "latex2sympy2_extended" else "GAIA_FAST_LATEX2SYMPY2_PYTHON"
+    return os.environ.get(var) or sys.executable
+
+
 class LatexRunner:
     """One worker interpreter running latex2sympy for (gt, asw) pairs with a hard time
     limit per pair (the worker is killed and restarted when a pair overruns)."""
 
     def __init__(self, libraries: tuple[str, ...], python: str | None = None, limit: float = 10.0, start_limit: float = 60.0) -> None:
         self.libraries = libraries
-        self.python = python or os.environ.get("GAIA_FAST_LATEX2SYMPY2_PYTHON") or sys.executable
+        self.python = python or sys.executable
         self.limit = limit
         self.start_limit = start_limit
         self.info: dict[str, Any] | None = None
@@ -633,7 +648,7 @@ def grade(
             raise ValueError(f"{benchmark}: the result table has no {name!r} column (columns: {sorted(frame.columns)})")
     use = recorded if judge_policy == "auto" else None
     who = judge_label(recorded)
-    runner = LatexRunner(libraries, latex_python, latex_timeout)
+    runner = LatexRunner(libraries, latex_python or latex_interpreter(libraries), latex_timeout)
     try:
         return _grade(frame, benchmark, variant, use, recorded, judge_policy, who, runner)
     finally:
