@@ -10,7 +10,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 from gaia_fast.io.vlm import read_result_table
 from gaia_fast.scorers.vlm import mathvision as mv
 from gaia_fast.scorers.vlm.recorded import Records, find_records
@@ -113,7 +112,7 @@ def test_without_latex2sympy_rows_are_undecided_not_guessed():
 def test_safe_eval_is_eval(text):
     # These texts are the test's own (benign): eval is the oracle here, never on archive text.
     try:
-        want: object = ("value", eval(text, {"__builtins__": __builtins__}))  # noqa: S307
+        want: object = ("value", eval(text, {"__builtins__": __builtins__}))
     except Exception as e:  # noqa: BLE001
         want = ("raises", type(e).__name__)
     try:
@@ -212,7 +211,8 @@ def test_res_column_type_that_depends_on_missing_rows_is_undecided():
     # every row's res known: pandas reads both res and answer as ints, str() '7' == '7'
     got = _tiny(["007", "7"], ["a", "b"], records=["007", "7"])
     assert got.rows["status"].to_list() == ["ok", "ok"] and got.rows["score"].to_list() == [1.0, 1.0]
-    assert got.rows["reason"][0].endswith("right (equal text)")
+    # row 0: is_equal('a', 7): eval('a') is is_equal's local a (= eval('7')): a prefetch hit upstream
+    assert got.rows["reason"][0] == "rules (prefetch, eval: equal values): right (eval: equal values)"
 
 
 def test_missing_category_sorts_last_and_numeric_category_crashes_upstream():
@@ -253,3 +253,29 @@ def test_latex_interpreter_per_library(monkeypatch):
     import sys
 
     assert mv.latex_interpreter(("latex2sympy2_extended", "latex2sympy2")) == sys.executable
+
+
+def test_eval_sees_is_equal_locals():
+    # eval() in is_equal resolves names in its locals first: asw, gt_asw and, once eval(gt)
+    # returned, a. Checked with mathv.is_equal at e8e78f05: ('a', '7') True, ('a+1', '3')
+    # False, ('gt_asw', '7') False, ('b', '2') False.
+    assert mv.is_equal("a", "7", None) == (True, "eval: equal values")
+    for asw, gt in (("a+1", "3"), ("gt_asw", "7"), ("b", "2")):
+        with pytest.raises(mv.Undecided):  # not equal by eval: the latex step decides
+            mv.is_equal(asw, gt, None)
+    assert mv.safe_eval("gt_asw + asw", {"asw": "x", "gt_asw": "y"}) == "yx"
+    with pytest.raises(mv.Undecided):
+        mv.safe_eval("ans", {"ans": mv.OPAQUE})
+
+
+@pytest.mark.skipif(not LATEX_PYTHON, reason="set GAIA_FAST_LATEX2SYMPY2_PYTHON to a Python with latex2sympy2 1.9.1 (scripts/test.sh does)")
+def test_latex_step_sees_the_sympy_locals():
+    runner = mv.LatexRunner(("latex2sympy2",), LATEX_PYTHON)
+    try:
+        # str(latex2sympy('b')) is 'b': eval gives the local b (a SymPy symbol); 2 - b is no number
+        assert mv.is_equal("b", "2", runner)[0] is False
+        assert mv.is_equal("a+1", "3", runner)[0] is False
+        assert mv.is_equal("gt_asw", "7", runner)[0] is False
+        assert mv.is_equal("0.5", "\\frac{1}{2}", runner) == (True, "latex2sympy: equal values")
+    finally:
+        runner.close()

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-
 from gaia_fast import benchmarks
 from gaia_fast.grading.reporters import read_report
 from gaia_fast.io.vlm import read_result_table

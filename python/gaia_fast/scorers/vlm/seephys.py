@@ -77,11 +77,11 @@ def extract_by_rule(prediction: Any) -> str:
             raise _Undecided("int() of a text past Python's 4300-digit limit is version-dependent")
     try:
         return str(int(response))
-    except Exception:  # noqa: BLE001 - upstream catches everything here
+    except Exception:  # noqa: BLE001, S110 - upstream catches everything here
         pass
     try:
         return str(float(response))
-    except Exception:  # noqa: BLE001
+    except Exception:  # noqa: BLE001, S110
         pass
     return str(response)
 
