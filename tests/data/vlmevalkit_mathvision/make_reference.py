@@ -37,6 +37,16 @@ ROWS = [
     ("none", "[]", "statistics", "nothing fits", "None"),
     ("\\frac{3}{4}", "[]", "statistics", "three quarters", "\\frac{6}{8}"),
     ("1<2", "[]", "statistics", "true", "3>2"),
+    # eval in is_equal sees its locals: 'a' is eval(gt)
+    ("7", "[]", "algebra", "seven", "a"),
+    ("2", "[]", "algebra", "two", "b"),
+    ("3", "[]", "Counting", "three", "a+1"),
+    ("4", "[]", "algebra", "two squared", "2**2"),
+    ("10", "[]", "algebra", "ten", "0b1010"),
+    ("0.3", "[]", "algebra", "point three", "0.1+0.2"),
+    ("B", "[1, 2, 3]", "arithmetic", "It is 2.", None),
+    ("A", "['\\frac{1}{2}', '2']", "arithmetic", "The answer is (A).", None),
+    ("C", "['\\frac{1}{2}', '2', '3']", "arithmetic", "hmm", "3"),
 ]
 recs = []
 for i, (ans, ch, cat, pred, _) in enumerate(ROWS):

@@ -24,6 +24,8 @@ ROWS = [
     ("\\frac{3}{4}", "计算", "四分之三", "\\frac{6}{8}"),
     ("2^3", "计算", "一", "1"),
     ("5", "计数", "五", ""),
+    ("7", "计数", "七", "a"),
+    ("3", "计算", "三", "a+1"),
 ]
 data = pd.DataFrame([dict(index=i + 1, question=f"问题 {i}?", answer=a, category=c, prediction=p) for i, (a, c, p, _) in enumerate(ROWS)])
 stem, judge = "GPT4o_LENS-CN-QA_MINI", "gpt-4o-mini"
