@@ -279,3 +279,18 @@ def test_latex_step_sees_the_sympy_locals():
         assert mv.is_equal("0.5", "\\frac{1}{2}", runner) == (True, "latex2sympy: equal values")
     finally:
         runner.close()
+
+
+@pytest.mark.skipif(not LATEX_PYTHON, reason="set GAIA_FAST_LATEX2SYMPY2_PYTHON to a Python with latex2sympy2 1.9.1 (scripts/test.sh does)")
+def test_variant_2024_07_compares_str_none():
+    # The same rows judged and scored by mathv.py at 24f7defb (v2024-07/): a free-form row
+    # compares str(None) with the answer, so only the answer 'none' is a free-form hit.
+    path = DATA / "v2024-07" / "GPT4o" / "GPT4o_MathVision_MINI.xlsx"
+    got = mv.grade(read_result_table(path), recorded=find_records(path), variant="2024-07", latex_python=LATEX_PYTHON)
+    _same_report(got.report, path.with_name("GPT4o_MathVision_MINI_gpt-4o-mini_score.csv"))
+    want = pl.read_csv(DATA / "v2024-07" / "expected_rows.csv")
+    assert got.rows["score"].to_list() == [float(h) for h in want["hit"].to_list()]
+    assert got.stats["variant"] == "2024-07" and got.stats["matches_archive"] is True
+    # graded as head's rule instead, the same archive disagrees: the variant matters
+    other = mv.grade(read_result_table(path), recorded=find_records(path), variant="2026-06", latex_python=LATEX_PYTHON)
+    assert other.stats["prefetch_disagreements"] > 0 and other.report["hit"].to_list() != got.report["hit"].to_list()
