@@ -254,7 +254,11 @@ class LatexRunner:
             self.close()
             out = None
         else:
-            out = json.loads(line)
+            try:
+                out = json.loads(line)
+            except ValueError:  # a worker that wrote something else: undecided, restart it
+                self.close()
+                out = None
         self._cache[key] = out
         return out
 
@@ -475,8 +479,9 @@ def _grade(frame: pl.DataFrame, bench: str, variant: str, use: Records | None, r
         if pre:
             res_text[i], logs[i], route[i] = str(pre), PREFETCH_LOG, "rules"
             reasons[i] = f"rules (prefetch, {why})"
-            if rec_log is not None and str(rec_log) != PREFETCH_LOG:
-                disagree += 1
+            rec_res = None if rec is None else rec.get("res")
+            if (rec_log is not None and str(rec_log) != PREFETCH_LOG) or (rec_res is not None and str(rec_res) != str(pre)):
+                disagree += 1  # the run's rule decided otherwise (another can_infer, library)
         elif rec is not None and "res" in rec:
             raw = rec.get("res")
             res_text[i] = None if raw is None else str(raw)
