@@ -211,7 +211,11 @@ def test_res_column_type_that_depends_on_missing_rows_is_undecided():
     # every row's res known: pandas reads both res and answer as ints, str() '7' == '7'
     got = _tiny(["007", "7"], ["a", "b"], records=["007", "7"])
     assert got.rows["status"].to_list() == ["ok", "ok"] and got.rows["score"].to_list() == [1.0, 1.0]
-    # row 0: is_equal('a', 7): eval('a') is is_equal's local a (= eval('7')): a prefetch hit upstream
+    # the record is what MATH_V_acc reads: res '007' (an int column: 7) against the answer 7
+    assert got.rows["reason"][0] == "recorded judge j extracted '007': right (equal text)"
+    # without a record the rule decides: is_equal('a', 7): eval('a') is is_equal's local a
+    # (= eval('7')), a prefetch hit upstream
+    got = _tiny(["7"], ["a"])
     assert got.rows["reason"][0] == "rules (prefetch, eval: equal values): right (eval: equal values)"
 
 

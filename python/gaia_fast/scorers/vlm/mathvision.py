@@ -327,6 +327,18 @@ def _choices(value: Any, prefetch: bool) -> Any:
         raise _Crash(f"eval of choices {value[:60]!r} raises {e}") from None
 
 
+def _is_choice_row(line: dict[str, Any], bench: str) -> bool:
+    """Whether ``post_check`` takes the ``can_infer`` branch (cheap to re-run); False where
+    eval of the choices cannot be decided here (the full rule will say so)."""
+    if bench == "lens" or not isinstance(line.get("choices"), str):
+        return False
+    try:
+        value = safe_eval(line["choices"], {"line": OPAQUE, "prefetch": True, "res": None, "ans": OPAQUE, "response": OPAQUE})
+        return len(value) > 0
+    except Exception:  # noqa: BLE001 - Raises, Undecided, len() of a non-sequence: not cheaply a choice row
+        return False
+
+
 def post_check(
     line: dict[str, Any], response: Any, *, prefetch: bool, variant: str, runner: LatexRunner | None, benchmark: str = "mathvision"
 ) -> tuple[Any, str]:
@@ -411,15 +423,18 @@ def grade(
     latex_timeout: float = 10.0,
 ) -> GradeResult:
     """Grade a MathVision result table (``index``, ``prediction``, ``answer``, ``choices``,
-    ``category``).
+    ``category``; LENS: no ``choices``).
 
-    Each row: the prefetch rule first (``can_infer`` on the choices, else ``is_equal`` of the
-    prediction and the answer); a row it leaves to the judge takes the recorded ``res``
+    Each row's ``res`` and ``log`` are the record's where the archive has one
     (``recorded``: :func:`gaia_fast.scorers.vlm.recorded.find_records`, kind
-    ``"mathvision"``), else ``status="needs_judge"``; then ``post_check(prefetch=False)`` on
-    ``res``. A row whose prefetch or hit cannot be decided safely is ``undecided``; rows
-    upstream crashes on are ``error``; neither is counted in the report. ``judge`` must be
-    None (live judging is not supported). ``seed`` is unused.
+    ``"mathvision"``), as ``MATH_V_acc`` reads them; the prefetch rule is re-run where that
+    is cheap (choice rows, recorded prefetches) and ``prefetch_disagreements`` counts rows
+    it decides otherwise. A row without a record takes the prefetch rule, else is
+    ``needs_judge``. Then ``post_check(prefetch=False)`` on ``res``. A row whose prefetch
+    or hit cannot be decided safely is ``undecided``; rows upstream crashes on are
+    ``error``; neither is counted in the report. ``latex_python``: the interpreter for the
+    latex step (default :func:`latex_interpreter`); ``latex_timeout``: its limit per pair.
+    ``judge`` must be None (live judging is not supported). ``seed`` is unused.
     """
     frame = _check_frame(frame)
     check_replay_args(judge_policy, recorded)
@@ -456,7 +471,12 @@ def _grade(frame: pl.DataFrame, bench: str, variant: str, use: Records | None, r
     col.setdefault("choices", [None] * n)
     name = "LENS" if bench == "lens" else "MathVision"
     index = frame["index"].cast(pl.String).to_list()
-    # Stage 1: each row's res and log (what {stem}_{J}.xlsx holds), by rule or record.
+    # Stage 1: each row's res and log (what {stem}_{J}.xlsx holds). A recorded row takes the
+    # record (MATH_V_acc reads exactly that); the prefetch rule is re-run on it where that
+    # is cheap (multiple choice: can_infer; a recorded prefetch: it held) to count
+    # disagreements, not on free-form rows the judge extracted (the rule failed there, and
+    # confirming that runs latex2sympy on the whole response). A row without a record
+    # takes the rule, or is needs_judge.
     res_text: list[str | None] = [None] * n
     logs: list[str | None] = [None] * n
     route: list[str] = [""] * n
@@ -466,29 +486,35 @@ def _grade(frame: pl.DataFrame, bench: str, variant: str, use: Records | None, r
     for i in range(n):
         line = {c: col[c][i] for c in ("answer", "choices")}
         rec = use.get(index[i]) if use is not None and index[i] is not None else None
+        rec = rec if rec is not None and "res" in rec else None
         rec_log = None if rec is None else rec.get("log")
-        try:
-            pre, why = post_check(line, col["prediction"][i], prefetch=True, variant=variant, runner=runner, benchmark=bench)
-            pre_undecided = None
-        except Undecided as e:
-            pre, why, pre_undecided = False, "", str(e)
-        except _Crash as e:
-            route[i], reasons[i] = "error", f"error: {e}"
-            reference_error = reference_error or f"{name}: row {i + 2}: {e}; left out"
-            continue
-        if pre:
-            res_text[i], logs[i], route[i] = str(pre), PREFETCH_LOG, "rules"
-            reasons[i] = f"rules (prefetch, {why})"
-            rec_res = None if rec is None else rec.get("res")
-            if (rec_log is not None and str(rec_log) != PREFETCH_LOG) or (rec_res is not None and str(rec_res) != str(pre)):
-                disagree += 1  # the run's rule decided otherwise (another can_infer, library)
-        elif rec is not None and "res" in rec:
+        rec_fetched = rec_log is not None and str(rec_log) == PREFETCH_LOG
+        pre: Any = False
+        why, pre_undecided = "", None
+        if rec is None or rec_fetched or _is_choice_row(line, bench):
+            try:
+                pre, why = post_check(line, col["prediction"][i], prefetch=True, variant=variant, runner=runner, benchmark=bench)
+            except Undecided as e:
+                pre, pre_undecided = False, str(e)
+            except _Crash as e:
+                route[i], reasons[i] = "error", f"error: {e}"
+                reference_error = reference_error or f"{name}: row {i + 2}: {e}; left out"
+                continue
+        if rec is not None:
             raw = rec.get("res")
             res_text[i] = None if raw is None else str(raw)
-            logs[i], route[i] = (None if rec_log is None else str(rec_log)), "recorded"
-            reasons[i] = f"{who} extracted {res_text[i]!r}"
-            if pre_undecided is None and rec_log is not None and str(rec_log) == PREFETCH_LOG:
-                disagree += 1
+            logs[i] = None if rec_log is None else str(rec_log)
+            if rec_fetched:
+                route[i], reasons[i] = "rules", f"rules (recorded prefetch {res_text[i]!r})"
+                if pre_undecided is None and (not pre or str(pre) != res_text[i]):
+                    disagree += 1  # the run's rule decided otherwise (another can_infer, library)
+            else:
+                route[i], reasons[i] = "recorded", f"{who} extracted {res_text[i]!r}"
+                if pre:
+                    disagree += 1
+        elif pre:
+            res_text[i], logs[i], route[i] = str(pre), PREFETCH_LOG, "rules"
+            reasons[i] = f"rules (prefetch, {why})"
         elif pre_undecided is not None:
             route[i], reasons[i] = "undecided", f"undecided: prefetch rule: {pre_undecided}"
         else:
