@@ -18,8 +18,9 @@ column of ``level, subject, language, source, vision_relevance, img_category, si
 the table has, the accuracy per ``str()`` of its values (first-seen order); here a frame of
 ``key`` (the JSON path joined by ``|``) and ``value``.
 
-A row whose recorded score is 1 is a hit whatever SymPy says; a row whose SymPy step
-overruns the time limit (upstream has none) and whose score is not 1 is ``undecided``; a
+A row whose recorded score is 1 is a hit whatever SymPy says (SymPy is not run for it);
+a row whose SymPy step overruns the time limit (upstream has none) and whose score is not 1
+is ``undecided``; a
 row with no record is graded by the rule alone when it holds, else ``needs_judge``.
 SymPy's ``parse_latex`` is the installed SymPy's (the run's version is not known); the
 stats name it.
@@ -136,12 +137,16 @@ def grade(
     answers = _values(frame["answer"])
     index = frame["index"].cast(pl.String).to_list()
     key_text = {k: [str(v) for v in _values(frame[k])] for k in keys}
-    # Stage 1: the rule's text step; the SymPy step for the rest, in workers.
+    # Stage 1: the rule's text step; the SymPy step, in workers, for the rows it can change:
+    # a recorded score of 1 is a hit whatever post_check says.
+    recs = [use.get(index[i]) if use is not None and index[i] is not None else None for i in range(n)]
     rule: list[bool | None] = [None] * n
     why: list[str] = [""] * n
     todo: list[int] = []
     items: list[tuple[Any, Any]] = []
     for i in range(n):
+        if recs[i] is not None and _score_is_one(recs[i].get("score")):
+            continue
         try:
             res = extract_by_rule(preds[i])
         except _Undecided as e:
@@ -177,7 +182,7 @@ def grade(
     kept: list[tuple[int, bool, bool]] = []
     reference_error = None
     for i in range(n):
-        rec = use.get(index[i]) if use is not None and index[i] is not None else None
+        rec = recs[i]
         rec_score = None if rec is None else rec.get("score")
         rec_log = None if rec is None else rec.get("log")
         if rec is not None and rec_log is None:
@@ -185,14 +190,17 @@ def grade(
             routes["error"] += 1
             reference_error = reference_error or f"SeePhys: row {i + 2} has no log (TypeError upstream); left out"
             continue
-        if rule[i]:
+        if rec is not None and _score_is_one(rec_score):
+            hit, log = True, str(rec_log)
+            if PREFETCH_LOG in log:
+                route, reasons[i] = "rules", "rules (recorded prefetch, score 1): right"
+            else:
+                route, reasons[i] = "recorded", f"{who} scored 1: right"
+        elif rule[i]:
             hit, route, reasons[i] = True, "rules", f"rules (post_check: {why[i]}): right"
             log = str(rec_log) if rec is not None else PREFETCH_LOG
-            if rec is not None and PREFETCH_LOG not in str(rec_log):
-                disagree += 1
-        elif rec is not None and _score_is_one(rec_score):
-            hit, route, log = True, "recorded", str(rec_log)
-            reasons[i] = f"{who} scored 1: right" + (f" (post_check: {why[i]})" if why[i] else "")
+            if rec is not None:
+                disagree += 1  # the run's post_check did not hold here (it sent the row to the judge)
         elif rec is not None and rule[i] is False:
             hit, route, log = False, "recorded", str(rec_log)
             reasons[i] = f"{who} scored {rec_score!r} and post_check does not hold ({why[i]}): wrong"
