@@ -52,7 +52,9 @@ from gaia_fast.scorers.vlm._replay import (
 )
 from gaia_fast.scorers.vlm.recorded import Records
 
-__all__ = ["KEYS", "PREFETCH_LOG", "extract_by_rule", "grade"]
+__all__ = ["KEYS", "PREFETCH_LOG", "VARIANTS", "extract_by_rule", "grade"]
+
+VARIANTS = ("classic",)
 
 PREFETCH_LOG = "Prefetch succeed"
 #: ``eval_acc``'s breakdown columns, in its order.
