@@ -298,3 +298,28 @@ def test_variant_2024_07_compares_str_none():
     # graded as head's rule instead, the same archive disagrees: the variant matters
     other = mv.grade(read_result_table(path), recorded=find_records(path), variant="2026-06", latex_python=LATEX_PYTHON)
     assert other.stats["prefetch_disagreements"] > 0 and other.report["hit"].to_list() != got.report["hit"].to_list()
+
+
+@pytest.mark.skipif(not LATEX_PYTHON, reason="set GAIA_FAST_LATEX2SYMPY2_PYTHON to a Python with latex2sympy2 1.9.1 (scripts/test.sh does)")
+@pytest.mark.parametrize("stem", ["GPT4o_MathVision_MINI", "GPT4o_LENS-CN-QA_MINI"])
+def test_cli_checks_the_archive_report(tmp_path, monkeypatch, stem):
+    # The executor finds the records (RECORDED_JUDGE_MODULES, kind mathvision) and the
+    # archive's own _score.csv, and the two agree (a mismatch would be status "differs").
+    # --as-of 2026-03-01: MathVision's classic variant, latex2sympy2 alone (the 1.9.1 venv).
+    import json
+    import shutil
+
+    from click.testing import CliRunner
+
+    from gaia_fast.cli import main
+
+    (tmp_path / "GPT4o").mkdir()
+    for f in (DATA / "GPT4o").glob(f"{stem}*"):
+        shutil.copy(f, tmp_path / "GPT4o" / f.name)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GAIA_FAST_LATEX2SYMPY2_EXTENDED_PYTHON", LATEX_PYTHON)  # LENS: head's order, in that venv
+    r = CliRunner().invoke(main, ["grade", "GPT4o", "--as-of", "2026-03-01", "--json"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    (rec,) = json.loads(r.output)["archives"]
+    assert rec["status"] == "ok" and rec["undecided"] == 0, rec
+    assert rec["archive_report"].endswith(f"{stem}_gpt-4o-mini_score.csv")

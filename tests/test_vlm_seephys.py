@@ -84,3 +84,24 @@ def test_bad_arguments():
         sp.grade(frame, judge=object())
     with pytest.raises(ValueError, match="'answer'"):
         sp.grade(frame.drop("answer"))
+
+
+def test_cli_checks_the_archive_report(tmp_path, monkeypatch):
+    # The executor finds the records (RECORDED_JUDGE_MODULES, kind seephys) and the
+    # archive's own _score.json, and the two agree (a mismatch would be status "differs").
+    import json
+    import shutil
+
+    from click.testing import CliRunner
+
+    from gaia_fast.cli import main
+
+    (tmp_path / "GPT4o").mkdir()
+    for f in (DATA / "GPT4o").glob("GPT4o_SeePhys*"):
+        shutil.copy(f, tmp_path / "GPT4o" / f.name)
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(main, ["grade", "GPT4o", "--as-of", "2026-08-18", "--json"], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    (rec,) = json.loads(r.output)["archives"]
+    assert rec["status"] == "ok" and rec["benchmark"] == "seephys", rec
+    assert rec["archive_report"].endswith("GPT4o_SeePhys_deepseek_score.json") and rec["undecided"] == 0
