@@ -93,7 +93,6 @@ def test_cli_checks_the_archive_report(tmp_path, monkeypatch):
     import shutil
 
     from click.testing import CliRunner
-
     from gaia_fast.cli import main
 
     (tmp_path / "GPT4o").mkdir()

@@ -1,6 +1,7 @@
-"""MathVision / MathVision_MINI: ``post_check``'s prefetch rule, the archive's recorded judge
-extractions (``res``) for the rest, and ``MATH_V_acc``, whose ``is_equal`` runs Python
-``eval()`` and ``latex2sympy`` on the answers. Laid out as extract -> score -> aggregate.
+"""MathVision / MathVision_MINI (and LENS-CN-QA): the archive's stored ``res`` / ``log`` (the
+prefetch rule's or the judge's extraction; the rule where a row has no record) and
+``MATH_V_acc``, whose ``is_equal`` runs Python ``eval()`` and ``latex2sympy`` on the
+answers. Laid out as extract -> score -> aggregate.
 
 Reference: open-compass/VLMEvalKit ``vlmeval/dataset/utils/mathv.py`` (``is_equal``,
 ``post_check``, ``MATH_V_auxeval``, ``MATH_V_acc``) and ``MathVision.evaluate_heuristic`` in
@@ -11,14 +12,16 @@ Reference: open-compass/VLMEvalKit ``vlmeval/dataset/utils/mathv.py`` (``is_equa
 ``abs(a - b) < 1e-6``; else ``latex2sympy`` of both, a hit when
 ``abs(eval(str(a)) - eval(str(b))) < 1e-6`` or (that difference computed but not small)
 ``abs(a - b) < 1e-6`` in SymPy; any exception is a miss. Archive text is never executed
-here: :func:`safe_eval` reproduces ``eval`` on the expressions it can decide (literals,
-arithmetic, comparisons, containers, names that are not defined: ``NameError``) and
-raises :class:`Undecided` on the rest (a name that is defined in the reference's globals
-or builtins, a call, an attribute, an f-string, work too large to finish in the
+here: :func:`safe_eval` (:mod:`gaia_fast.scorers.vlm._safe_eval`) reproduces ``eval`` on
+the expressions it can decide (literals, arithmetic, comparisons, containers, names that
+are not defined: ``NameError``, and ``is_equal``'s own local variables, which ``eval``
+sees: ``asw``, ``gt_asw``, then ``a`` — an extraction ``a`` equals any numeric answer
+upstream) and raises :class:`Undecided` on the rest (a name the reference's globals or
+builtins define, a call, an attribute, an f-string, work too large to finish in the
 reference's 30 s). Such rows get ``status="undecided"`` and are not counted; they are never
-guessed. ``latex2sympy`` runs in a separate, killable interpreter (:class:`LatexRunner`)
-with a hard per-pair time limit; it only parses (no ``eval`` of the text), and ``str()``
-of its results goes through :func:`safe_eval` too.
+guessed. The latex step runs whole in a separate, killable interpreter
+(:class:`LatexRunner`, a hard per-pair time limit): latex2sympy only parses, and the
+``eval(str(a))`` there is the same safe evaluator, with the SymPy ``a`` and ``b`` as locals.
 
 The latex2sympy library: VLMEvalKit told users to ``pip install latex2sympy2`` (1.9.1,
 which pins ``antlr4-python3-runtime==4.7.2``: it cannot share an environment with SymPy's
@@ -28,8 +31,8 @@ interpreter that runs it is ``latex_python=``, else :func:`latex_interpreter`
 (``$GAIA_FAST_LATEX2SYMPY2_PYTHON`` for the latex2sympy2 variants,
 ``$GAIA_FAST_LATEX2SYMPY2_EXTENDED_PYTHON`` for the head import order; default this Python).
 It imports the libraries in the variant's order and the stats name the one used (the
-archive does not record which the run had: a report that differs may be the library). Without a working library every row that reaches the latex step is
-``undecided``.
+archive does not record which the run had: a report that differs may be the library).
+Without a working library every row that reaches the latex step is ``undecided``.
 
 Variants (``post_check`` x ``can_infer`` eras):
 
@@ -275,10 +278,6 @@ class LatexRunner:
 # --------------------------------------------------------------------------------------
 # is_equal, post_check
 # --------------------------------------------------------------------------------------
-
-
-def _py_str(x: Any) -> str:
-    return str(x)
 
 
 def is_equal(asw: Any, gt_asw: Any, runner: LatexRunner | None) -> tuple[bool, str]:
