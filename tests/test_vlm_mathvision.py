@@ -10,6 +10,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from gaia_fast.io.vlm import read_result_table
 from gaia_fast.scorers.vlm import mathvision as mv
 from gaia_fast.scorers.vlm.recorded import Records, find_records
@@ -326,9 +328,6 @@ def test_cli_checks_the_archive_report(tmp_path, monkeypatch, stem):
 
 # -- the safe evaluator against eval on generated benign expressions --------------------
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
 _ATOMS = st.one_of(
     st.integers(-20, 20).map(str),
     st.sampled_from(["0.5", "1e3", "1e400", "-0.0", "1j", "0x1f", "1_0", "'ab'", "''", "b'x'", "x", "asw", "a", "()", "[]", "[1, 2]", "(1,)", "{1: 2}", "{3}"]),
@@ -361,7 +360,7 @@ def test_safe_eval_agrees_with_eval_on_generated_expressions(text):
     except mv._Raises as e:
         got = ("raises", str(e))
     try:
-        want: object = ("value", eval(text, {"__builtins__": {}}, dict(local)))  # noqa: S307 - the test's own generated text
+        want: object = ("value", eval(text, {"__builtins__": {}}, dict(local)))  # the test's own generated text
     except Exception as e:  # noqa: BLE001
         want = ("raises", type(e).__name__)
     assert got == want or repr(got) == repr(want), (text, got, want)
