@@ -10,11 +10,11 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from gaia_fast.io.vlm import read_result_table
 from gaia_fast.scorers.vlm import mathvision as mv
 from gaia_fast.scorers.vlm.recorded import Records, find_records
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 DATA = Path(__file__).parent / "data" / "vlmevalkit_mathvision"
 RESULT = DATA / "GPT4o" / "GPT4o_MathVision_MINI.xlsx"
