@@ -126,7 +126,7 @@ def test_safe_eval_is_eval(text):
 
 @pytest.mark.parametrize(
     "text",
-    ["9**9**9", "__import__('os')", "abs(-1)", "(1).real", "f'{1}'", "'%s' % 1", "print(1)", "'a'*10**9", "log",
+    ["9**9**9", "__import__('os')", "abs(-1)", "(1).real", "f'{1}'", "'%s' % 1", "print(1)", "'a'*10**9", "log + 1",
      "np.pi", "os.system('x')", "[*()]", "__debug__", "open('x')", "1" * 4400],
 )  # fmt: skip
 def test_safe_eval_undecided(text):
@@ -373,3 +373,23 @@ def test_invalid_escapes_parse_quietly_even_under_warnings_as_errors():
         warnings.simplefilter("error")
         # the text ['\sqrt{3}', '\frac{1}{2}']: '\s' stays (an invalid escape), '\f' is a form feed
         assert mv.safe_eval("['\\sqrt{3}', '\\frac{1}{2}']") == ["\\sqrt{3}", "\x0crac{1}{2}"]
+
+
+@pytest.mark.parametrize("name", ["log", "np", "all", "max", "sum", "FAIL_MSG", "Exception", "help"])
+def test_a_bare_defined_name_is_no_number(name):
+    # eval gives a module / function / class / text there: never a number, so the eval
+    # step goes on (to the latex step); used in an expression it is undecided
+    assert mv.safe_eval(name) is mv.OPAQUE
+    with pytest.raises(mv.Undecided, match="latex2sympy step"):
+        mv.is_equal("5", name, None)
+    with pytest.raises(mv.Undecided, match="latex2sympy step"):
+        mv.is_equal(name, "5", None)
+    with pytest.raises(mv.Undecided, match="local variable"):
+        mv.safe_eval("a + 1", {"a": mv.safe_eval(name)})
+    with pytest.raises(mv.Undecided):
+        mv.safe_eval(f"{name} + 1")
+
+
+def test_a_dunder_builtin_stays_undecided():
+    with pytest.raises(mv.Undecided):
+        mv.safe_eval("__debug__")  # True under python without -O: a number

@@ -68,7 +68,9 @@ class Raises(Exception):
     """``eval`` of this text raises (the exception's type name is the message)."""
 
 
-#: A local variable whose value is not known here (``post_check``'s ``line``, ``ans``...).
+#: A value that is not reproduced: a local variable whose value is not known here
+#: (``post_check``'s ``line``, ``ans``...), or what a bare global name evaluates to (never
+#: a number). Using it in an expression is Undecided; it is no number.
 OPAQUE = object()
 
 
@@ -245,7 +247,14 @@ def safe_eval(text: str, local_values: dict[str, Any] | None = None) -> Any:
         raise Raises("ValueError") from None
     except (RecursionError, MemoryError):
         raise Undecided("too deeply nested to parse") from None
-    return _ev(tree.body, 0, dict(local_values or {}))
+    env = dict(local_values or {})
+    body = tree.body
+    if isinstance(body, ast.Name) and body.id not in env and _defined(body.id) and not body.id.startswith("__"):
+        # A bare name of the reference's globals or builtins: a module, function, class,
+        # text or dict there (none of those names is bound to a number in any version), so
+        # no number; what it is exactly is not reproduced (OPAQUE: any use is Undecided).
+        return OPAQUE
+    return _ev(body, 0, env)
 
 
 def is_number(x: Any) -> bool:
