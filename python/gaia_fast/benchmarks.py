@@ -1529,13 +1529,47 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="rules",
         ),
         # --- end branch hipho ---
+        # --- branch mathv: MathVision (issue 22 step 3) ---
+        Benchmark(
+            "mathvision",
+            "gaia_fast.scorers.vlm.mathvision",
+            datasets=(r"MathVision(_MINI)?",),
+            report="_score.csv",  # {stem}_{J}_score.csv (MATH_V_acc)
+            description="MathVision: post_check's prefetch rule, the recorded judge extractions for the rest, MATH_V_acc's is_equal (a safe eval, latex2sympy in a worker)",
+            # 24f7defb: free-form rows compare str(None); 1ec8c10b: str(response); then
+            # can_infer's changes (c3371551, a67ace50) and latex2sympy2_extended first (a9343a1e).
+            variants=(("2024-07-19", "2024-07"), ("2024-07-31", "classic"), ("2025-08-04", "2025-08"), ("2026-04-09", "2026-04"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "lens",
+            "gaia_fast.scorers.vlm.mathvision",
+            {"benchmark": "lens"},
+            datasets=(r"LENS-CN-QA(_MINI)?",),
+            report="_score.csv",  # {stem}_{J}_score.csv (LENS_acc)
+            description="LENS-CN-QA: post_check's prefetch rule, the recorded judge extractions for the rest, LENS_acc's is_equal (MathVision's)",
+            variants=(("2026-02-13", "classic"),),  # 65f8b768: added; 401916c0 restyled only
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "seephys",
+            "gaia_fast.scorers.vlm.seephys",
+            datasets=(r"SeePhys(_vo)?",),
+            report="_score.json",  # {stem}_{J}_score.json (eval_acc); J is deepseek by default
+            description="SeePhys: post_check's rules (extract_by_rule, parse_latex + quick_compare) on every row, the recorded judge score for the rest, eval_acc",
+            variants=(("2025-07-11", "classic"),),  # d3c0d500: added; later commits restyled only
+            grading="rules+judge-fallback",
+        ),
+        # --- end branch mathv ---
     )
 }
 
 
 #: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
 UNSUPPORTED: dict[str, str] = {
-    r"MathVision(_MINI)?": "math (judge-extracted answers)",
+    # BMMR: bmmr_grade.math_equal (SymPy parse_latex / simplify under signal timeouts) in
+    # open_end_verify / multichoice_verify: a port and verification of its own.
+    r"BMMR(_mini)?": "BMMR's own verifier (SymPy math_equal under signal timeouts), not ported yet",
 }
 
 #: VLMEvalKit datasets with no flow here whose name ends like a registered one

@@ -29,6 +29,8 @@ outputs"; the names are the same from c03bc048, 2024-07, to head):
 * AyaVisionBench / VLMBias / Asclepius: ``{stem}_{J}.{xlsx,pkl}``, the rows plus the verdict
   (``hit``, ``res``, ``log``; Asclepius ``eval_score``, ``eval_log``); VLMBias's pickle holds
   ``(hit, log)`` tuples and is read only without the table.
+* MathVision / LENS: ``{stem}_{J}.{xlsx,pkl}``, the rows plus ``res`` and ``log``; SeePhys:
+  the rows plus ``score``, ``extract`` and ``log``.
 * HiPhO (a ``--judge`` run): ``{stem}_{J}_score.json`` and the per-row ``{stem}_{J}.pkl``
   (HiPhO_ALL: ``{stem}_ALL_{J}_score.json``, one ``{stem}_{subset}_{J}.pkl`` per subset),
   keyed by row position.
@@ -749,6 +751,10 @@ _RULES: dict[str, tuple[tuple[str | None, _Rule], ...]] = {
     # {stem}_{subset}_{J}.pkl per subset), keyed by position; a reader of its own: the run is
     # the first score file by name, the pickles are found through it and keyed {subset}|{pos}.
     "hipho": ((None, _Rule("hipho", (), reader=_find_hipho)),),
+    # MathVision / LENS: {stem}_{J}.xlsx (rows + res, log) and {stem}_{J}.pkl (index -> {log, res}).
+    "mathvision": ((None, _judged("mathvision", ("res", "log"))),),
+    # SeePhys: {stem}_{J}.xlsx (rows + score, extract, log) and {stem}_{J}.pkl (index -> {log, extract, score}).
+    "seephys": ((None, _judged("seephys", ("score", "extract", "log"))),),
 }
 
 
