@@ -108,7 +108,7 @@ def test_out_for_vlm_archives_equals_single_calls(run, tmp_path):
     shutil.copytree(TREE, tree)
     (tree / "llava").mkdir()
     shutil.copy(TREE / "vila_8b" / "vila_8b_MMStar.xlsx", tree / "llava" / "llava_MMStar.xlsx")
-    pl.DataFrame({"index": ["0"], "question": ["Is it red?"], "answer": ["Yes"], "prediction": ["Yes"]}).write_excel(tree / "llava" / "llava_MathVision.xlsx")
+    pl.DataFrame({"index": ["0"], "question": ["Is it red?"], "answer": ["Yes"], "prediction": ["Yes"]}).write_excel(tree / "llava" / "llava_BMMR.xlsx")
     r = run(tree, "--out", tmp_path / "scored", "--report-dir", tmp_path / "rep", "--json")
     assert r.exit_code == 0, r.output
     archives = json.loads(r.stdout)["archives"]
@@ -116,7 +116,7 @@ def test_out_for_vlm_archives_equals_single_calls(run, tmp_path):
     # llava's MMStar copy has no judge records and no report beside it: the rows the rules
     # leave open are matched exactly, and the summary says that cannot be checked.
     assert next(a for a in archives if a["model"] == "llava" and a["dataset"] == "MMStar")["status"] == "unverified"
-    # every result file of a known dataset (the tree's, and llava's MMStar; MathVision has no flow)
+    # every result file of a known dataset (the tree's, and llava's MMStar; BMMR has no flow)
     assert len(records) == sum(1 for p in tree.rglob("*.xlsx") if detect(p)) >= 11
     for a in records:
         src = Path(a["path"])

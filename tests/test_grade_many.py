@@ -38,8 +38,8 @@ def tree(tmp_path) -> Path:
     d = root / "vila_8b"
     (d / "vila_8b_MMStar_openai_result.pkl").write_bytes(b"\x80\x04N.")
     shutil.copy(d / "vila_8b_MMStar.xlsx", d / "vila_8b_MMStar_openai_result.xlsx")
-    (d / "vila_8b_MathVision_score.csv").write_text("x\n1\n")
-    pl.DataFrame({"index": ["0"], "question": ["Is it red?"], "answer": ["Yes"], "prediction": ["Yes"]}).write_excel(d / "vila_8b_MathVision.xlsx")
+    (d / "vila_8b_BMMR_score.csv").write_text("x\n1\n")
+    pl.DataFrame({"index": ["0"], "question": ["Is it red?"], "answer": ["Yes"], "prediction": ["Yes"]}).write_excel(d / "vila_8b_BMMR.xlsx")
     return root
 
 
@@ -69,14 +69,14 @@ def test_tree_reports_equal_the_archives_own(run, tree, tmp_path):
     p = _payload(r)
     by_dataset = {a["dataset"]: a for a in p["archives"]}
     assert set(by_dataset) == {
-        "MMStar", "RealWorldQA", "ScienceQA_VAL", "CCBench", "MME", "POPE", "HallusionBench", "MathVision",
+        "MMStar", "RealWorldQA", "ScienceQA_VAL", "CCBench", "MME", "POPE", "HallusionBench", "BMMR",
         "ChartQA_TEST", "TextVQA_VAL", "OCRVQA_TESTCORE",
     }  # fmt: skip
     assert by_dataset["CCBench"]["benchmark"] == "mcq-circular" and by_dataset["CCBench"]["tasks"] == 510
     assert by_dataset["MMStar"]["benchmark"] == "mcq" and by_dataset["MMStar"]["variant"] == "classic"
     assert by_dataset["MMStar"]["accuracy"] == pytest.approx(0.4166666666666667, abs=0)
-    unsup = by_dataset["MathVision"]
-    assert (unsup["benchmark"], unsup["status"]) == ("unsupported", "skipped") and "judge-extracted" in unsup["error"]
+    unsup = by_dataset["BMMR"]
+    assert (unsup["benchmark"], unsup["status"]) == ("unsupported", "skipped") and "math_equal" in unsup["error"]
     assert by_dataset["MME"]["benchmark"] == "mme" and by_dataset["MME"]["report"].endswith("vila_8b_MME_score.csv")
     for a in p["archives"]:
         assert set(many.COLUMNS) <= set(a) <= set(many.COLUMNS) | set(many.OPTIONAL_COLUMNS)
@@ -87,7 +87,7 @@ def test_tree_reports_equal_the_archives_own(run, tree, tmp_path):
     skipped = {Path(s["path"]).name: s["reason"] for s in p["skipped_files"]}
     assert "judge cache" in skipped["vila_8b_MMStar_openai_result.pkl"]
     assert "_result" in skipped["vila_8b_MMStar_openai_result.xlsx"]
-    assert "_score" in skipped["vila_8b_MathVision_score.csv"]
+    assert "_score" in skipped["vila_8b_BMMR_score.csv"]
     assert "_acc" in skipped["vila_8b_CCBench_acc.csv"]
     assert "not a result file type" in skipped["README.md"]
     table = pl.read_csv(tmp_path / "summary.csv")
@@ -124,7 +124,7 @@ def test_quoted_glob_and_variant(run, tree):
     assert r.exit_code == 0, r.output
     p = _payload(r)
     assert sorted(a["dataset"] for a in p["archives"]) == [
-        "CCBench", "ChartQA_TEST", "HallusionBench", "MME", "MMStar", "MathVision", "OCRVQA_TESTCORE", "POPE", "RealWorldQA",
+        "BMMR", "CCBench", "ChartQA_TEST", "HallusionBench", "MME", "MMStar", "OCRVQA_TESTCORE", "POPE", "RealWorldQA",
         "ScienceQA_VAL", "TextVQA_VAL",
     ]  # fmt: skip
     mcq = [a for a in p["archives"] if a["status"] != "skipped" and a["benchmark"].startswith("mcq")]

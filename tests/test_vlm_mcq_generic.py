@@ -238,7 +238,10 @@ def test_detect_skips_evaluation_outputs_and_names_unsupported():
         assert benchmarks.non_result(name) is not None
     assert benchmarks.detect("m/m_MMBench_Video.xlsx") is None
     assert benchmarks.non_result("m/m_MMStar.xlsx") is None
-    model, dataset, reason = benchmarks.unsupported("vila_8b/vila_8b_MathVision.xlsx")
-    assert (model, dataset) == ("vila_8b", "MathVision") and "judge-extracted" in reason
+    model, dataset, reason = benchmarks.unsupported("vila_8b/vila_8b_BMMR.xlsx")
+    assert (model, dataset) == ("vila_8b", "BMMR") and "math_equal" in reason
+    # a listed name is named whatever folder it is in
+    model, dataset, reason = benchmarks.unsupported("elsewhere/vila_8b_BMMR_mini.xlsx", listed_only=True)
+    assert (model, dataset) == ("vila_8b", "BMMR_mini") and "math_equal" in reason
     assert benchmarks.unsupported("vila_8b/vila_8b_NewBench.xlsx")[1] == "NewBench"
     assert benchmarks.unsupported("elsewhere/results.csv") is None

@@ -1500,13 +1500,76 @@ BENCHMARKS: dict[str, Benchmark] = {
             grading="rules",
         ),
         # --- end branch step1 ---
+        # --- branch hipho: HiPhO physics olympiads (issue 22 step 2) ---
+        Benchmark(
+            "hipho",
+            "gaia_fast.scorers.vlm.hipho",
+            {"all_subsets": False},
+            datasets=(
+                r"(IPhO|EuPhO|PanPhO|NBPhO|F_MA|PanMechanics)_(2024|2025)",
+                r"APhO_2025",
+            ),
+            # evaluate's score file ({stem}_{judge}_score.json, the judge being exact_matching), written
+            # for xlsx and tsv result files alike; _save_results' _score.json (xlsx only) holds the same.
+            report="_exact_matching_score.json",
+            description="HiPhO olympiads (IPhO, EuPhO, APhO, PanPhO, NBPhO, F_MA, PanMechanics): the hipho verifier's coarse marking of \\boxed answers (SymPy, pylatexenc), no judge: marked rows left out as upstream (`_exact_matching_score.json`)",
+            # 3dcd3f05 (2025-12-15): rows in worker threads (math-verify and time limits inert),
+            # the same at head e8e78f05; 72be960f (2025-11-24) ran them in the main thread: not reproduced.
+            variants=(("2025-12-15", "head"),),
+            grading="rules",
+        ),
+        Benchmark(
+            "hipho-all",
+            "gaia_fast.scorers.vlm.hipho",
+            {"all_subsets": True},
+            datasets=(r"HiPhO_ALL",),
+            report="_ALL_exact_matching_score.json",
+            description="HiPhO_ALL: the HiPhO verifier per SUB_DATASET, the nested per-subset report (`_ALL_exact_matching_score.json`)",
+            variants=(("2025-12-15", "head"),),  # 3dcd3f05 added HiPhO_ALL
+            grading="rules",
+        ),
+        # --- end branch hipho ---
+        # --- branch mathv: MathVision (issue 22 step 3) ---
+        Benchmark(
+            "mathvision",
+            "gaia_fast.scorers.vlm.mathvision",
+            datasets=(r"MathVision(_MINI)?",),
+            report="_score.csv",  # {stem}_{J}_score.csv (MATH_V_acc)
+            description="MathVision: post_check's prefetch rule, the recorded judge extractions for the rest, MATH_V_acc's is_equal (a safe eval, latex2sympy in a worker)",
+            # 24f7defb: free-form rows compare str(None); 1ec8c10b: str(response); then
+            # can_infer's changes (c3371551, a67ace50) and latex2sympy2_extended first (a9343a1e).
+            variants=(("2024-07-19", "2024-07"), ("2024-07-31", "classic"), ("2025-08-04", "2025-08"), ("2026-04-09", "2026-04"), ("2026-06-17", "2026-06")),
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "lens",
+            "gaia_fast.scorers.vlm.mathvision",
+            {"benchmark": "lens"},
+            datasets=(r"LENS-CN-QA(_MINI)?",),
+            report="_score.csv",  # {stem}_{J}_score.csv (LENS_acc)
+            description="LENS-CN-QA: post_check's prefetch rule, the recorded judge extractions for the rest, LENS_acc's is_equal (MathVision's)",
+            variants=(("2026-02-13", "classic"),),  # 65f8b768: added; 401916c0 restyled only
+            grading="rules+judge-fallback",
+        ),
+        Benchmark(
+            "seephys",
+            "gaia_fast.scorers.vlm.seephys",
+            datasets=(r"SeePhys(_vo)?",),
+            report="_score.json",  # {stem}_{J}_score.json (eval_acc); J is deepseek by default
+            description="SeePhys: post_check's rules (extract_by_rule, parse_latex + quick_compare) on every row, the recorded judge score for the rest, eval_acc",
+            variants=(("2025-07-11", "classic"),),  # d3c0d500: added; later commits restyled only
+            grading="rules+judge-fallback",
+        ),
+        # --- end branch mathv ---
     )
 }
 
 
 #: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
 UNSUPPORTED: dict[str, str] = {
-    r"MathVision(_MINI)?": "math (judge-extracted answers)",
+    # BMMR: bmmr_grade.math_equal (SymPy parse_latex / simplify under signal timeouts) in
+    # open_end_verify / multichoice_verify: a port and verification of its own.
+    r"BMMR(_mini)?": "BMMR's own verifier (SymPy math_equal under signal timeouts), not ported yet",
 }
 
 #: VLMEvalKit datasets with no flow here whose name ends like a registered one

@@ -244,6 +244,13 @@ def _grade_gaia(job: Job, options: GradeOptions, report: Path | None, out: Path 
     )
 
 
+def _has_values(report: pl.DataFrame) -> bool:
+    """Whether a report holds a value besides its row labels (a family whose reference
+    raises before writing its report leaves the values null)."""
+    label = report.columns[0] if report.width and report[report.columns[0]].dtype == pl.String else None
+    return any(report[c].null_count() < report.height for c in report.columns if c != label)
+
+
 def _known_differences(ours: pl.DataFrame, theirs: pl.DataFrame | None) -> list[str]:
     """The differences from the archive's report in the cells of ``ours`` that are not null
     (a one-row report whose other cells could not be computed)."""
@@ -361,10 +368,11 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
         # (status error, exit 1) and a second run asks the judge only for these rows.
         status = "error"
         notes.insert(0, f"{failed} row(s) have status judge_error (counted as wrong)" + (f"; first: {first}" if first else "") + "; run again to judge only those rows")
-    elif stats.get("reference_error") and found is None:
+    elif stats.get("reference_error") and found is None and not _has_values(result.report):
         # VLMEvalKit's own evaluate raises on this file before it writes a report: there is
         # nothing to reproduce (the rows say which ones it chokes on). HiPhO raises after
-        # writing its reports: those are compared as any other.
+        # writing its reports: those are compared as any other (HiPhO_ALL's nested report
+        # has text leaves and no headline, but it has values).
         status = "error"
     elif undecided:
         status = "needs_judge"

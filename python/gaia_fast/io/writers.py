@@ -139,7 +139,7 @@ def write_report(frame: pl.DataFrame, path: str | os.PathLike) -> None:
     data = rows[0] if len(rows) == 1 else rows
     if frame.columns == ["key", "value"] and frame.height and any("|" in k for k in frame["key"].to_list()):
         # A flattened nested rating (the video sets' ``_rating.json``; top-level numbers beside
-        # nested ones in vlms_are_biased's ``_metrics.json``): nested again.
+        # nested ones in vlms_are_biased's ``_metrics.json`` and HiPhO_ALL's ``_score.json``): nested again.
         data = {}
         for k, v in zip(frame["key"].to_list(), frame["value"].to_list()):
             *parents, leaf = k.split("|")

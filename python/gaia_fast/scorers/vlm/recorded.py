@@ -29,10 +29,16 @@ outputs"; the names are the same from c03bc048, 2024-07, to head):
 * AyaVisionBench / VLMBias / Asclepius: ``{stem}_{J}.{xlsx,pkl}``, the rows plus the verdict
   (``hit``, ``res``, ``log``; Asclepius ``eval_score``, ``eval_log``); VLMBias's pickle holds
   ``(hit, log)`` tuples and is read only without the table.
+* MathVision / LENS: ``{stem}_{J}.{xlsx,pkl}``, the rows plus ``res`` and ``log``; SeePhys:
+  the rows plus ``score``, ``extract`` and ``log``.
+* HiPhO (a ``--judge`` run): ``{stem}_{J}_score.json`` and the per-row ``{stem}_{J}.pkl``
+  (HiPhO_ALL: ``{stem}_ALL_{J}_score.json``, one ``{stem}_{subset}_{J}.pkl`` per subset),
+  keyed by row position.
 
 Every kind's file names are one table, ``_RULES`` (kind -> dataset rules -> file kinds), read
 by one finder (WeMath's, whose storage is tried after unusable records and may share its name
-with another dataset's result file, has a reader of its own in the table). With the files of
+with another dataset's result file, and HiPhO's, whose pickles are named through its score
+file and keyed by subset and position, have readers of their own in the table). With the files of
 several judges beside a result file, a set that holds judge records is taken over
 judge-named files that do not (a custom variant's predictions such as
 ``{model}_LogicVista_Rationale.xlsx`` beside ``{model}_LogicVista.xlsx``), whatever their
@@ -548,6 +554,46 @@ def _find_wemath(path: Path, names: set[str]) -> Records | None:
     return found
 
 
+def _find_hipho(path: Path, names: set[str]) -> Records | None:
+    """HiPhO run with ``--judge J``: ``{stem}_{J}_score.json`` beside ``{stem}_{J}.pkl``, the
+    per-row results by position (HiPhO_ALL: ``{stem}_ALL_{J}_score.json`` and one
+    ``{stem}_{subset}_{J}.pkl`` per subset, by position in the subset). Entries: ``str(pos)``
+    (HiPhO_ALL: ``{subset}|{pos}``) -> ``ok`` (False where the row's worker failed),
+    ``fine``, ``coarse``, ``points``. ``exact_matching`` is the no-judge run: not a record."""
+    from gaia_fast.scorers.vlm.hipho_tables import ALL_SUBSETS
+
+    stem = path.stem
+    found = []
+    for name in sorted(names):
+        m = re.fullmatch(re.escape(stem) + r"_(ALL_)?(.+)_score\.json", name)
+        if m and m.group(2) != "exact_matching" and not _belongs_to_longer_stem(names, stem, m.group(2)):
+            found.append((bool(m.group(1)), m.group(2), path.with_name(name)))
+    if not found:
+        return None
+    all_mode, judge, score_file = found[0]
+    notes = [f"{f.name}: another judge's run, not used" for _, _, f in found[1:]]
+    files = [score_file]
+    entries: dict[str, dict[str, Any]] = {}
+    for prefix, pkl in ([(f"{s}|", f"{stem}_{s}_{judge}.pkl") for s in ALL_SUBSETS] if all_mode else [("", f"{stem}_{judge}.pkl")]):
+        if pkl not in names:
+            continue
+        data = safe_pickle.load(path.with_name(pkl))  # UnsafePickleError propagates
+        if not isinstance(data, dict):
+            notes.append(f"{pkl}: not used: it holds a {type(data).__name__}, not a position -> result dict")
+            continue
+        files.append(path.with_name(pkl))
+        for pos, v in data.items():
+            if isinstance(v, dict) and v.get("success"):
+                rec = {"ok": True}
+                for k, f in (("fine", "fine_grained_score"), ("coarse", "coarse_grained_score"), ("points", "item_total_points")):
+                    x = v.get(f)
+                    rec[k] = x.item() if hasattr(x, "item") else x
+                entries[f"{prefix}{pos}"] = rec
+            else:
+                entries[f"{prefix}{pos}"] = {"ok": False}
+    return Records(path, "hipho", judge, tuple(files), entries, notes=notes)
+
+
 #: AyaVisionBench / VLMBias's verdict fields in ``{stem}_{J}.xlsx``.
 _HITS = ("hit", "res", "log")
 
@@ -700,6 +746,15 @@ _RULES: dict[str, tuple[tuple[str | None, _Rule], ...]] = {
         ),
         (None, _judged("judged_hits", _HITS)),
     ),
+    # HiPhO run with --judge J: {stem}_{J}_score.json (HiPhO_ALL: {stem}_ALL_{J}_score.json)
+    # names the run, whose per-row results are {stem}_{J}.pkl (HiPhO_ALL: one
+    # {stem}_{subset}_{J}.pkl per subset), keyed by position; a reader of its own: the run is
+    # the first score file by name, the pickles are found through it and keyed {subset}|{pos}.
+    "hipho": ((None, _Rule("hipho", (), reader=_find_hipho)),),
+    # MathVision / LENS: {stem}_{J}.xlsx (rows + res, log) and {stem}_{J}.pkl (index -> {log, res}).
+    "mathvision": ((None, _judged("mathvision", ("res", "log"))),),
+    # SeePhys: {stem}_{J}.xlsx (rows + score, extract, log) and {stem}_{J}.pkl (index -> {log, extract, score}).
+    "seephys": ((None, _judged("seephys", ("score", "extract", "log"))),),
 }
 
 
