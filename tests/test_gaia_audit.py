@@ -229,3 +229,25 @@ def test_listing_after_the_pass_reports_skipped_lines_once(tmp_path, monkeypatch
     o = grade_scan(scan, meta=META, scorer="gaia", compare=None, explain=False, comparison=tmp_path / "c.csv", out=None, limit=5, want_duplicates=True)
     assert [s.line for s in scan.skipped] == [4]
     assert o.audit["templates"]["any"] == 4 and o.audit["templates"]["rows"].height == 4
+
+
+def test_the_cheap_template_filter_passes_every_row_a_pattern_matches():
+    # The listing filters by maybe_template before the exact patterns: a row the (?i) patterns
+    # match through Unicode case folding (the long s in <anſwer>) must pass it, or it would be
+    # counted and not listed.
+    from gaia_fast.grading import audit
+
+    chars = pl.Series([chr(i) for i in range(0x80, 0x30000) if not 0xD800 <= i < 0xE000])
+    folding = {
+        letter: chars.filter(chars.str.contains(f"(?i){letter}")).to_list() for letter in "finalanswer"
+    }
+    texts = ["<answer>42</answer>", "FINAL ANSWER: 42", "Final answer : x", "12.", "<ANSWER>x</ANSWER>"]
+    for base in ("<answer>x</answer>", "final answer: x"):
+        for i, letter in enumerate(base):
+            texts += [base[:i] + c + base[i + 1 :] for c in folding.get(letter, [])]
+    assert any("\u017f" in t for t in texts)  # the case this guards
+    frame = pl.DataFrame({"p": texts})
+    flags = audit.template_flags(pl.col("p"))
+    got = frame.select(pl.any_horizontal(list(flags.values())).alias("any"), audit.maybe_template(pl.col("p")).alias("cheap"))
+    missed = [t for t, a, c in zip(texts, got["any"], got["cheap"]) if a and not c]
+    assert not missed, missed

@@ -56,8 +56,9 @@ def template_flags(pred: pl.Expr) -> dict[str, pl.Expr]:
 
 def maybe_template(pred: pl.Expr) -> pl.Expr:
     """A cheap superset of :func:`template_flags` (a literal search and one end-anchored
-    pattern): the exact patterns then run only on the rows it passes."""
-    return (pred.str.contains_any(["final", "<answer>"], ascii_case_insensitive=True) | pred.str.contains(r"\.\s*\z")).fill_null(False)
+    pattern): the exact patterns then run only on the rows it passes. ``(?i)`` folds the long
+    s (U+017F) to ``s``, the only non-ASCII letter that folds into these words."""
+    return (pred.str.contains_any(["final", "<answer>", "<an\u017fwer>"], ascii_case_insensitive=True) | pred.str.contains(r"\.\s*\z")).fill_null(False)
 
 
 def template_counts(pred: pl.Expr) -> list[pl.Expr]:
