@@ -16,7 +16,7 @@ TABLE = ROOT / "tests" / "data" / "vlmevalkit_datasets.jsonl"
 COVERAGE = ROOT / "docs" / "vlmevalkit_coverage.md"
 REGRADABLE = ("rules", "rules+judge-fallback", "judge")
 #: Names with a flow when this test was written; the count only grows.
-FLOOR = 361
+FLOOR = 398
 
 
 def _table() -> list[dict]:
