@@ -243,5 +243,7 @@ def test_detect_skips_evaluation_outputs_and_names_unsupported():
     # a listed name is named whatever folder it is in
     model, dataset, reason = benchmarks.unsupported("elsewhere/vila_8b_BMMR_mini.xlsx", listed_only=True)
     assert (model, dataset) == ("vila_8b", "BMMR_mini") and "math_equal" in reason
+    model, dataset, reason = benchmarks.unsupported("m/m_TreeBench.xlsx")
+    assert (model, dataset) == ("m", "TreeBench") and "raises TypeError" in reason
     assert benchmarks.unsupported("vila_8b/vila_8b_NewBench.xlsx")[1] == "NewBench"
     assert benchmarks.unsupported("elsewhere/results.csv") is None

@@ -1570,6 +1570,9 @@ UNSUPPORTED: dict[str, str] = {
     # BMMR: bmmr_grade.math_equal (SymPy parse_latex / simplify under signal timeouts) in
     # open_end_verify / multichoice_verify: a port and verification of its own.
     r"BMMR(_mini)?": "BMMR's own verifier (SymPy math_equal under signal timeouts), not ported yet",
+    # TreeBench.evaluate_box_iou is defined without self and called as a method (21b00fa5 to
+    # head): every run raised TypeError, so no archive holds a report to reproduce.
+    r"TreeBench": "VLMEvalKit's own TreeBench evaluate raises TypeError on every file, so there is no reference report to reproduce",
 }
 
 #: VLMEvalKit datasets with no flow here whose name ends like a registered one
