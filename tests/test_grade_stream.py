@@ -515,3 +515,28 @@ def test_profile_names_each_step_of_the_grade(tmp_path, monkeypatch):
     for step in ("pass: read, score, --out, comparison rows", "score (summed over batches)", "comparison: build lines", "comparison: ordering (native sort)", "comparison: write lines"):
         assert got[step] >= 0.0, step
     assert got["pass: read, score, --out, comparison rows"] > 0.0
+
+
+@pytest.mark.parametrize("path_kind", ["scan", "split", "heavy"])
+def test_few_ranges_are_read_by_filtered_scans_and_equal_the_split(tmp_path, monkeypatch, path_kind):
+    # Up to _SCAN_RANGES ranges are read straight from the pass's file, one filtered scan
+    # each; more (or a range over the budget: one heavy id) go through the split. Every
+    # path writes the eager writer's bytes.
+    data = rows(5000, seed=33, distinct_ids=10**9)
+    if path_kind == "heavy":
+        for r in data[:2500]:
+            r["task_id"] = "heavy"
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(data).write_parquet(path, row_group_size=300)
+    if path_kind == "split":
+        monkeypatch.setattr(archive, "_SCAN_RANGES", 0)
+    used = []
+    real_split, real_ranges = archive._split, archive._sorted_ranges
+    monkeypatch.setattr(archive, "_split", lambda *a: used.append("split") or real_split(*a))
+    monkeypatch.setattr(archive, "_sorted_ranges", lambda *a: used.append("scan") or real_ranges(*a))
+    e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, truth_col="true_answer")
+    s_cmp, s_out, got = stream_outputs(path, tmp_path, sort_budget=120_000, truth_col="true_answer")
+    assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
+    assert (got.duplicates, got.duplicate_examples) == _eager_duplicates(path, truth_col="true_answer")
+    # a range over the budget (the heavy id's) is written apart and split again
+    assert used == {"scan": ["scan"], "split": ["split"], "heavy": ["scan", "split"]}[path_kind], used

@@ -714,6 +714,47 @@ _PART_KEY = "__gaia_fast_part"
 _SPLIT_ROWS_HELD = 1 << 18
 
 
+#: At most this many ranges (the null-id range included) are read straight from the pass's
+#: file, one filtered scan each, instead of being split into files of their own first: each
+#: scan decodes only the range column and its own rows' text, which costs less than
+#: writing and reading every row once more (10M distinct ids: 7 ranges).
+_SCAN_RANGES = 10
+
+
+def _range_scans(file: str, parts: int) -> tuple[list[tuple[pl.LazyFrame, int]], float]:
+    """Each range of the pass's comparison rows as a filtered scan of ``file`` (rows in
+    archive order) with its row count, in range order; and the bytes a row takes as a line
+    (from the text of the first rows, as :func:`_parquet_size`)."""
+    scan = pl.scan_parquet(file)
+    counts = dict(scan.group_by(_PART_KEY).len().collect(engine="streaming").iter_rows())
+    head = scan.drop(_PART_KEY).head(_SIZE_SAMPLE).select(pl.sum_horizontal(pl.all().str.len_bytes().fill_null(0)).alias("b"))
+    sample = head.collect().get_column("b")
+    per_row = (sample.sum() / max(1, len(sample))) + _ROW_OVERHEAD
+    scan = pl.scan_parquet(file, parallel="prefiltered")
+    return [(scan.filter(pl.col(_PART_KEY) == k).drop(_PART_KEY), int(counts.get(k, 0))) for k in range(parts)], per_row
+
+
+def _sorted_ranges(
+    ranges: list[tuple[pl.LazyFrame, int]], per_row: float, dest_tmp: str, budget: int, scratch: str, columns: tuple[str, ...]
+) -> tuple[int, list[str]]:
+    """:func:`_sorted_comparison` for ranges read by filtered scans (:func:`_range_scans`):
+    a range over ``budget`` (the sample's bounds are only a balance) is written to a file of
+    its own and split again, as a split range would be."""
+    with open(dest_tmp, "wb") as fh:
+        out = _ComparisonOut(fh, columns)
+        for k, (rows, n) in enumerate(ranges):
+            if not n:
+                continue
+            if n * per_row <= budget:
+                _write_range(rows, out, n)
+                continue
+            f = os.path.join(scratch, f"range-{k}.parquet")
+            rows.sink_parquet(f, compression="lz4", statistics=False)
+            _emit_part([f], out, budget, scratch, 1)
+            os.remove(f)
+    return out.runs.count, out.runs.first
+
+
 def _split(rows: pl.LazyFrame, where: str, parts: int) -> None:
     """Write ``rows`` (with a ``_PART_KEY`` column, ``parts`` values at most) under
     ``where``, one folder per range, rows of a range in their order."""
@@ -922,7 +963,10 @@ def _grade_pass(
         cmp_rows = visible.select(cmp_exprs)
         if bounds is not None:
             cmp_rows = cmp_rows.with_columns(_bucket_expr(bounds).alias(_PART_KEY))
-        queries: list[Any] = [cmp_rows.sink_parquet(cmp_rows_file, lazy=True, compression="lz4", statistics=False)]
+        # Few ranges: each is read from this file by a filtered scan (no split), so it is kept
+        # uncompressed (it is read once per range); many: it is split, lz4 keeps the disk small.
+        scanned = bounds is not None and len(bounds) + 2 <= _SCAN_RANGES
+        queries: list[Any] = [cmp_rows.sink_parquet(cmp_rows_file, lazy=True, compression="uncompressed" if scanned else "lz4", statistics=False)]
         if out_tmp is not None:
             queries.append(sink_table(visible.drop("input_status", "input_reason", strict=False), out_tmp, table_format(out)))
         # One select of small aggregates straight from the scored rows: (sharing a
@@ -990,15 +1034,22 @@ def _grade_pass(
             t = time.perf_counter()
             in_order = _is_sorted(pl.scan_parquet(cmp_rows_file))
             _step("comparison: check order", t)
+        ranges = None
         if bounds is None or in_order:
             parts = [[cmp_rows_file]]
         else:
-            parts_dir = os.path.join(scratch_dir, "parts")
-            _split(pl.scan_parquet(cmp_rows_file), parts_dir, len(bounds) + 2)
-            os.remove(cmp_rows_file)
-            parts = _partition_files(parts_dir, bounds)
+            if scanned:
+                ranges = _range_scans(cmp_rows_file, len(bounds) + 2)
+            else:
+                parts_dir = os.path.join(scratch_dir, "parts")
+                _split(pl.scan_parquet(cmp_rows_file), parts_dir, len(bounds) + 2)
+                os.remove(cmp_rows_file)
+                parts = _partition_files(parts_dir, bounds)
         t = time.perf_counter()
-        dup_count, dup_first = _sorted_comparison(parts, cmp_final, sort_budget, scratch_dir, cmp_columns, in_order)
+        if ranges is not None:
+            dup_count, dup_first = _sorted_ranges(*ranges, cmp_final, sort_budget, scratch_dir, cmp_columns)
+        else:
+            dup_count, dup_first = _sorted_comparison(parts, cmp_final, sort_budget, scratch_dir, cmp_columns, in_order)
         _step("comparison: after the pass (all)", t)
         if comparison is not None:
             _publish(cmp_final, comparison)
