@@ -40,7 +40,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column, pandas_str
-from gaia_fast.scorers.vlm._replay import check_replay_args, records_summary
+from gaia_fast.scorers.vlm._replay import check_replay_args, disagreement_keys, method_keys, records_summary, status_counts
 from gaia_fast.scorers.vlm.mcq import _column_map, _report_acc
 from gaia_fast.scorers.vlm.recorded import Records
 from gaia_fast.scorers.vlm.vqa_tables import CONTRACTIONS
@@ -196,15 +196,15 @@ def grade(
         "tasks": len(counted),
         "correct": float(correct),
         "accuracy": correct / len(counted) if counted else math.nan,
-        "decided": {"rules": n_rules, "recorded": n_rec, "live": 0, "undecided": undecided},
-        "decided_unit": "rows",
-        "method": " + ".join(parts) or "no rows",
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0 and errors == 0,
-        "rule_disagreements": rule_disagreements,
-        "flags": {"rule_disagreements": rule_disagreements} if rule_disagreements else {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        **method_keys(
+            {"rules": n_rules, "recorded": n_rec, "live": 0, "undecided": undecided},
+            " + ".join(parts) or "no rows",
+            judge_policy,
+            archive_method,
+            archive_method is not None and judge_policy == "auto" and undecided == 0 and errors == 0,
+        ),
+        **disagreement_keys("rule_disagreements", rule_disagreements),
+        "status": status_counts(rows),
         "judge": False,
         "reference_error": error,
     }

@@ -41,7 +41,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column, pandas_str
-from gaia_fast.scorers.vlm._replay import check_replay_args, records_summary
+from gaia_fast.scorers.vlm._replay import check_replay_args, disagreement_keys, method_keys, records_summary, status_counts
 from gaia_fast.scorers.vlm.mcq_reports import numpy_sum
 from gaia_fast.scorers.vlm.recorded import Records
 
@@ -202,15 +202,15 @@ def grade(
         "tasks": len(decided_ok),
         "correct": float(correct),
         "accuracy": correct / len(decided_ok) if decided_ok else math.nan,
-        "decided": {"rules": n_rules, "recorded": n_rec, "live": 0, "undecided": undecided},
-        "decided_unit": "rows",
-        "method": " + ".join(parts) or "no rows",
-        "judge_policy": judge_policy,
-        "archive_method": archive_method,
-        "matches_archive": archive_method is not None and judge_policy == "auto" and undecided == 0 and error is None,
-        "stale_records": stale,
-        "flags": {"stale_records": stale} if stale else {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
+        **method_keys(
+            {"rules": n_rules, "recorded": n_rec, "live": 0, "undecided": undecided},
+            " + ".join(parts) or "no rows",
+            judge_policy,
+            archive_method,
+            archive_method is not None and judge_policy == "auto" and undecided == 0 and error is None,
+        ),
+        **disagreement_keys("stale_records", stale),
+        "status": status_counts(rows),
         "judge": False,
         "reference_error": error,
     }
