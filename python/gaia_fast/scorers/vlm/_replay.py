@@ -185,12 +185,15 @@ def rules_only_stats(
     flags: dict[str, int] | None = None,
     crashed_rows: int | None = None,
     reference_error: str | None = None,
+    averages: dict[str, float | None] | None = None,
+    unit: str | None = "rows",
 ) -> dict[str, Any]:
     """The stats of a set graded by its rules alone (every scored row decided by the rules),
     keys in this order: ``benchmark``, ``variant``, ``rows``, ``tasks``, ``correct``,
-    ``accuracy``, ``decided``, ``decided_unit``, ``method``, ``archive_method``,
-    ``matches_archive``, ``flags`` (when given), ``status``, ``judge``, ``crashed_rows``
-    (when given), ``reference_error``."""
+    ``accuracy``, the other ``averages`` (when given), ``decided``, ``decided_unit``
+    (``unit``; left out when None, as the stats of the single-module rules families never
+    had it), ``method``, ``archive_method``, ``matches_archive``, ``flags`` (when given),
+    ``status``, ``judge``, ``crashed_rows`` (when given), ``reference_error``."""
     stats: dict[str, Any] = {
         "benchmark": benchmark,
         "variant": variant,
@@ -198,8 +201,12 @@ def rules_only_stats(
         "tasks": tasks,
         "correct": float(correct),
         "accuracy": accuracy,
+        **(averages or {}),
         "decided": decided_from_routes({"rules": tasks}),
-        "decided_unit": "rows",
+    }
+    if unit is not None:
+        stats["decided_unit"] = unit
+    stats |= {
         "method": method,
         "archive_method": archive_method,
         "matches_archive": matches,

@@ -30,6 +30,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column, pandas_str
+from gaia_fast.scorers.vlm._replay import rules_only_stats
 
 __all__ = ["MAIN_CATEGORIES", "VARIANTS", "grade", "single_choice"]
 
@@ -136,20 +137,17 @@ def grade(frame: pl.DataFrame, *, variant: str | None = None, seed: int = 0, jud
     )
     decided = [i for i in range(n) if status[i] == "ok"]
     correct = sum(scores[i] for i in decided)  # type: ignore[misc]
-    stats: dict[str, Any] = {
-        "benchmark": "mmoral_opg_closed",
-        "variant": "classic",
-        "rows": n,
-        "tasks": len(decided),
-        "correct": float(correct),
-        "accuracy": correct / len(decided) if decided else None,
-        "decided": {"rules": len(decided), "recorded": 0, "live": 0, "undecided": 0},
-        "method": "rules (get_single_choice_prediction)",
-        "archive_method": None,
-        "matches_archive": True,
-        "flags": {"random_fallback": drawn} if drawn else {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "reference_error": error,
-    }
+    stats = rules_only_stats(
+        "mmoral_opg_closed",
+        "classic",
+        rows,
+        input_rows=n,
+        tasks=len(decided),
+        correct=correct,
+        accuracy=correct / len(decided) if decided else None,
+        unit=None,
+        method="rules (get_single_choice_prediction)",
+        flags={"random_fallback": drawn} if drawn else {},
+        reference_error=error,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)

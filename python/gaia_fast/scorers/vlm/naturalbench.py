@@ -41,6 +41,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column, pandas_str
+from gaia_fast.scorers.vlm._replay import rules_only_stats
 
 __all__ = ["EXPECTED", "METRICS", "ROWS", "VARIANTS", "extract_answer", "grade"]
 
@@ -187,21 +188,18 @@ def grade(
         pl.Series("reason", reasons, pl.String),
     )
     right = sum(s for s in scores if s is not None)
-    stats: dict[str, Any] = {
-        "benchmark": "naturalbench",
-        "variant": variant,
-        "rows": n,
-        "tasks": n if totals is not None else 0,
-        "correct": float(right) if totals is not None else 0.0,
-        "accuracy": None if totals is None else totals[2],
-        "group_accuracy": None if totals is None else totals[3],
-        "decided": {"rules": n if totals is not None else 0, "recorded": 0, "live": 0, "undecided": 0},
-        "method": "rules (naturalbench.extract_answer, get_scores over groups of four)",
-        "archive_method": None,
-        "matches_archive": True,
-        "flags": {"no_answer": sum(1 for x in extracted if x == -1)},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "reference_error": error,
-    }
+    stats = rules_only_stats(
+        "naturalbench",
+        variant,
+        rows,
+        input_rows=n,
+        tasks=n if totals is not None else 0,
+        correct=right if totals is not None else 0,
+        accuracy=None if totals is None else totals[2],
+        averages={"group_accuracy": None if totals is None else totals[3]},
+        unit=None,
+        method="rules (naturalbench.extract_answer, get_scores over groups of four)",
+        flags={"no_answer": sum(1 for x in extracted if x == -1)},
+        reference_error=error,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)

@@ -35,6 +35,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column
+from gaia_fast.scorers.vlm._replay import rules_only_stats
 
 __all__ = ["VARIANTS", "clean_text", "grade", "parse_prediction", "score_slots", "to_decimal"]
 
@@ -289,21 +290,19 @@ def grade(frame: pl.DataFrame, *, variant: str | None = None, seed: int = 0, jud
         pl.Series("status", status, pl.String),
         pl.Series("reason", reasons, pl.String),
     )
-    stats: dict[str, Any] = {
-        "benchmark": "omnimat_cal",
-        "variant": "classic",
-        "rows": n,
-        "tasks": n if error is None else 0,
-        "correct": float(sum(thr)) if error is None else 0.0,
-        "accuracy": (sum(thr) / n if n else None) if error is None else None,
-        "accuracy_exact": (sum(exact) / n if n else None) if error is None else None,
-        "decided": {"rules": n if error is None else 0, "recorded": 0, "live": 0, "undecided": 0},
-        "method": "rules (OmniMat _score_cal_line: exact decimals, rel_tol 0.1)",
-        "archive_method": None,
-        "matches_archive": True,
-        "flags": {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "reference_error": error,
-    }
+    ok = error is None
+    stats = rules_only_stats(
+        "omnimat_cal",
+        "classic",
+        rows,
+        input_rows=n,
+        tasks=n if ok else 0,
+        correct=sum(thr) if ok else 0,
+        accuracy=(sum(thr) / n if n else None) if ok else None,
+        averages={"accuracy_exact": (sum(exact) / n if n else None) if ok else None},
+        unit=None,
+        method="rules (OmniMat _score_cal_line: exact decimals, rel_tol 0.1)",
+        flags={},
+        reference_error=error,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)

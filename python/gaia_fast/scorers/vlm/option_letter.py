@@ -29,6 +29,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column, pandas_str
+from gaia_fast.scorers.vlm._replay import rules_only_stats
 
 __all__ = ["BENCHMARKS", "VARIANTS", "extract_option", "grade"]
 
@@ -107,20 +108,17 @@ def grade(frame: pl.DataFrame, *, benchmark: str = "siuo_mcq", variant: str | No
         pl.Series("status", ["ok"] * n, pl.String),
         pl.Series("reason", [f"{'right' if r else 'wrong'}: read {e!r} vs answer {a!r}" for r, e, a in zip(right, extracted, answers)], pl.String),
     )
-    stats: dict[str, Any] = {
-        "benchmark": benchmark,
-        "variant": "classic",
-        "rows": n,
-        "tasks": n,
-        "correct": float(sum(right)),
-        "accuracy": sum(right) / n if n else None,
-        "decided": {"rules": n, "recorded": 0, "live": 0, "undecided": 0},
-        "method": "rules (_extract_option: boxed, (X), last whole-word A-G)",
-        "archive_method": None,
-        "matches_archive": True,
-        "flags": {"no_letter": extracted.count("")},
-        "status": {"ok": n} if n else {},
-        "judge": False,
-        "reference_error": error,
-    }
+    stats = rules_only_stats(
+        benchmark,
+        "classic",
+        rows,
+        input_rows=n,
+        tasks=n,
+        correct=sum(right),
+        accuracy=sum(right) / n if n else None,
+        unit=None,
+        method="rules (_extract_option: boxed, (X), last whole-word A-G)",
+        flags={"no_letter": extracted.count("")},
+        reference_error=error,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)

@@ -34,6 +34,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column
+from gaia_fast.scorers.vlm._replay import rules_only_stats
 
 __all__ = ["VARIANTS", "WEIGHTS", "grade", "is_right", "normalize_prediction"]
 
@@ -196,20 +197,17 @@ def grade(frame: pl.DataFrame, *, variant: str | None = None, seed: int = 0, jud
         pl.Series("reason", reasons, pl.String),
     )
     ok = error is None
-    stats: dict[str, Any] = {
-        "benchmark": "reasonmap_plus",
-        "variant": "classic",
-        "rows": n,
-        "tasks": n if ok else 0,
-        "correct": float(sum(right)) if ok else 0.0,
-        "accuracy": (sum(right) / n if n else None) if ok else None,
-        "decided": {"rules": n if ok else 0, "recorded": 0, "live": 0, "undecided": 0},
-        "method": "rules (ReasonMap_Plus normalize_prediction and _score_one)",
-        "archive_method": None,
-        "matches_archive": True,
-        "flags": {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "reference_error": error,
-    }
+    stats = rules_only_stats(
+        "reasonmap_plus",
+        "classic",
+        rows,
+        input_rows=n,
+        tasks=n if ok else 0,
+        correct=sum(right) if ok else 0,
+        accuracy=(sum(right) / n if n else None) if ok else None,
+        unit=None,
+        method="rules (ReasonMap_Plus normalize_prediction and _score_one)",
+        flags={},
+        reference_error=error,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)

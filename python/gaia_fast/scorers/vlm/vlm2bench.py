@@ -42,6 +42,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column
+from gaia_fast.scorers.vlm._replay import rules_only_stats
 
 __all__ = ["VARIANTS", "cnt_score", "grade", "parse_count", "parse_tf"]
 
@@ -284,20 +285,17 @@ def grade(frame: pl.DataFrame, *, variant: str | None = None, seed: int = 0, jud
         1 for r in recs if any(isinstance(r.get(k), str) and not r[k].isascii() for k in ("prediction", "answer", "index"))
     )
     decided = sum(1 for s in scores if s is not None)
-    stats: dict[str, Any] = {
-        "benchmark": "vlm2bench",
-        "variant": variant,
-        "rows": n,
-        "tasks": decided if not error else 0,
-        "correct": float(sum(s for s in scores if s is not None)) if not error else 0.0,
-        "accuracy": None,
-        "decided": {"rules": decided if not error else 0, "recorded": 0, "live": 0, "undecided": 0},
-        "method": "rules (vlm2bench tf pairs, counting score, grouping letters)",
-        "archive_method": None,
-        "matches_archive": True,
-        "flags": {"non_ascii": non_ascii} if variant == "2025-03" and non_ascii else {},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "reference_error": error,
-    }
+    stats = rules_only_stats(
+        "vlm2bench",
+        variant,
+        rows,
+        input_rows=n,
+        tasks=decided if not error else 0,
+        correct=sum(s for s in scores if s is not None) if not error else 0,
+        accuracy=None,
+        unit=None,
+        method="rules (vlm2bench tf pairs, counting score, grouping letters)",
+        flags={"non_ascii": non_ascii} if variant == "2025-03" and non_ascii else {},
+        reference_error=error,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)

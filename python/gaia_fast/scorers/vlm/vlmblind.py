@@ -53,6 +53,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column
+from gaia_fast.scorers.vlm._replay import rules_only_stats
 from gaia_fast.scorers.vlm.mcq_reports import numpy_sum
 
 __all__ = ["VARIANTS", "compare_string_with_values", "extract_content_in_braces", "grade", "rule_of"]
@@ -199,20 +200,17 @@ def grade(
     done = error is None
     correct = sum(c for c, _ in stats_by_task.values())
     total = sum(t for _, t in stats_by_task.values())
-    stats: dict[str, Any] = {
-        "benchmark": "vlmblind",
-        "variant": variant,
-        "rows": n,
-        "tasks": total if done else 0,
-        "correct": float(correct) if done else 0.0,
-        "accuracy": (correct / total if total else None) if done else None,
-        "decided": {"rules": total if done else 0, "recorded": 0, "live": 0, "undecided": 0},
-        "method": "rules (VLMBlind per-task regex / containment on the cells as pandas reads them)",
-        "archive_method": None,
-        "matches_archive": True,
-        "flags": {"no_rule": sum(1 for i in range(n) if status[i] == "ok" and rules[i] is None)},
-        "status": dict(sorted(rows.group_by("status").len().iter_rows())),
-        "judge": False,
-        "reference_error": error,
-    }
+    stats = rules_only_stats(
+        "vlmblind",
+        variant,
+        rows,
+        input_rows=n,
+        tasks=total if done else 0,
+        correct=correct if done else 0,
+        accuracy=(correct / total if total else None) if done else None,
+        unit=None,
+        method="rules (VLMBlind per-task regex / containment on the cells as pandas reads them)",
+        flags={"no_rule": sum(1 for i in range(n) if status[i] == "ok" and rules[i] is None)},
+        reference_error=error,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)

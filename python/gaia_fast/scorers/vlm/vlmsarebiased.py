@@ -28,6 +28,7 @@ import polars as pl
 from gaia_fast.scorers.vlm import GradeResult
 from gaia_fast.scorers.vlm import as_frame as _check_frame
 from gaia_fast.scorers.vlm._pandas import pandas_column, pandas_str
+from gaia_fast.scorers.vlm._replay import rules_only_stats
 
 __all__ = ["VARIANTS", "grade", "judge_row"]
 
@@ -104,21 +105,18 @@ def grade(frame: pl.DataFrame, *, variant: str | None = None, seed: int = 0, jud
         pl.Series("reason", [f"{'right' if r else 'wrong'}{', biased' if b else ''}: {p[:40]!r} vs {g[:40]!r}" for (r, b), p, g in zip(judged, preds, truths)], pl.String),
     )
     correct = sum(r for r, _ in judged)
-    stats: dict[str, Any] = {
-        "benchmark": "vlmsarebiased",
-        "variant": "classic",
-        "rows": n,
-        "tasks": n,
-        "correct": float(correct),
-        "accuracy": correct / n if n else None,
-        "bias_ratio": sum(b for _, b in judged) / n if n else None,
-        "decided": {"rules": n, "recorded": 0, "live": 0, "undecided": 0},
-        "method": "rules (vlms_are_biased_process_results: exact, else digits)",
-        "archive_method": None,
-        "matches_archive": True,
-        "flags": {},
-        "status": {"ok": n} if n else {},
-        "judge": False,
-        "reference_error": error,
-    }
+    stats = rules_only_stats(
+        "vlmsarebiased",
+        "classic",
+        rows,
+        input_rows=n,
+        tasks=n,
+        correct=correct,
+        accuracy=correct / n if n else None,
+        averages={"bias_ratio": sum(b for _, b in judged) / n if n else None},
+        unit=None,
+        method="rules (vlms_are_biased_process_results: exact, else digits)",
+        flags={},
+        reference_error=error,
+    )
     return GradeResult(rows=rows, report=report, stats=stats)
