@@ -234,10 +234,15 @@ def test_unknown_multiple_choice_table_is_graded_by_shape(tmp_path):
     by = _by(discover.expand([m]), "dataset")
     assert by[("NoQuestion",)].benchmark is None and "not the multiple-choice shape" in by[("NoQuestion",)].reason
     assert (by[("CsvShape",)].benchmark, by[("CsvShape",)].by_shape) == ("mcq", True)
-    # a dataset VLMEvalKit grades with its own evaluate is not graded by shape, whatever its columns
+    # a dataset VLMEvalKit grades with its own evaluate is not graded by shape, whatever its
+    # columns: one of the coverage page's (its reason from there), one it does not list
     build_tree._mcq_frame().write_excel(m / "m_CMMMU_VAL.xlsx")
-    job = _by(discover.expand([m]), "dataset")[("CMMMU_VAL",)]
-    assert job.benchmark is None and "CMMMU.evaluate" in job.reason
+    build_tree._mcq_frame().write_excel(m / "m_ChartCap.xlsx")
+    by = _by(discover.expand([m]), "dataset")
+    job = by[("CMMMU_VAL",)]
+    assert job.benchmark is None and "(CMMMU: custom choice/judgement/fill-in matching" in job.reason
+    job = by[("ChartCap",)]
+    assert job.benchmark is None and "ChartCapDataset.evaluate" in job.reason
 
 
 def test_gaia_only_by_layout_or_ids(tmp_path):

@@ -8,12 +8,16 @@ import json
 import re
 from pathlib import Path
 
+import polars as pl
 import pytest
 from gaia_fast import benchmarks
+from gaia_fast.grading import many
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "tests" / "data" / "vlmevalkit_datasets.jsonl"
 COVERAGE = ROOT / "docs" / "vlmevalkit_coverage.md"
+#: The page's table as the package ships it (scripts/vlmevalkit_unmapped.py writes it).
+SHIPPED = Path(benchmarks.__file__).parent / "data" / "vlmevalkit_unmapped.json"
 REGRADABLE = ("rules", "rules+judge-fallback", "judge")
 #: Names with a flow when this test was written; the count only grows.
 FLOOR = 398
@@ -154,3 +158,39 @@ def test_every_entry_claims_a_known_name_or_is_outside_the_table():
 def test_outputs_of_the_new_flows_are_not_results(name):
     assert benchmarks.non_result(f"m/{name}") is not None
     assert benchmarks.detect(f"m/{name}") is None
+
+
+def test_the_package_ships_the_coverage_page_table():
+    shipped = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    documented = _documented()
+    assert [(n, e["grading"], e["reason"]) for n, e in shipped.items()] == [(n, g, r) for n, (g, r) in documented.items()]
+    # every name is named unsupported wherever it is, with the page's reason (BMMR and
+    # TreeBench keep the registry's own messages)
+    own = ("BMMR", "BMMR_mini", "TreeBench")
+    for name, (_, reason) in documented.items():
+        got = benchmarks.unsupported(f"elsewhere/vila_8b_{name}.xlsx", listed_only=True)
+        assert got is not None and got[:2] == ("vila_8b", name), (name, got)
+        if name not in own:
+            assert got[2] == f"no grading flow yet for {name} ({reason})"
+    assert "math_equal" in benchmarks.unsupported("m/m_BMMR_mini.xlsx")[2]
+    assert "raises TypeError" in benchmarks.unsupported("m/m_TreeBench.xlsx")[2]
+
+
+def test_an_unmapped_file_is_skipped_with_its_reason(tmp_path):
+    # a judge-only set and one VLMEvalKit grades with an evaluation of its own; the table has
+    # the multiple-choice shape, which must not get them graded by shape
+    model = tmp_path / "outputs" / "m"
+    model.mkdir(parents=True)
+    frame = pl.DataFrame({"index": [0], "question": ["q"], "A": ["x"], "B": ["y"], "answer": ["A"], "prediction": ["A"]})
+    names = ("VGRPBench", "MM-Math")
+    for name in names:
+        frame.write_excel(model / f"m_{name}.xlsx")
+    documented = _documented()
+    # a folder search, and each file named on its own
+    for paths in ([str(tmp_path / "outputs")], [str(model / f"m_{n}.xlsx") for n in names]):
+        records = {r.dataset: r for r in many.grade_many(many.expand(paths), report_dir=tmp_path / "R")}
+        assert set(records) == set(names)
+        for name in names:
+            r = records[name]
+            assert (r.benchmark, r.status, r.model) == ("unsupported", "skipped", "m"), (name, r)
+            assert r.error == f"no grading flow yet for {name} ({documented[name][1]})"

@@ -1565,14 +1565,30 @@ BENCHMARKS: dict[str, Benchmark] = {
 }
 
 
-#: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need.
-UNSUPPORTED: dict[str, str] = {
+_UNSUPPORTED_OWN: dict[str, str] = {
     # BMMR: bmmr_grade.math_equal (SymPy parse_latex / simplify under signal timeouts) in
     # open_end_verify / multichoice_verify: a port and verification of its own.
     r"BMMR(_mini)?": "BMMR's own verifier (SymPy math_equal under signal timeouts), not ported yet",
     # TreeBench.evaluate_box_iou is defined without self and called as a method (21b00fa5 to
     # head): every run raised TypeError, so no archive holds a report to reproduce.
     r"TreeBench": "VLMEvalKit's own TreeBench evaluate raises TypeError on every file, so there is no reference report to reproduce",
+}
+
+
+def _unmapped() -> dict[str, str]:
+    """name -> reason of ``data/vlmevalkit_unmapped.json`` (the table of
+    docs/vlmevalkit_coverage.md, written by scripts/vlmevalkit_unmapped.py)."""
+    import json
+
+    with open(Path(__file__).parent / "data" / "vlmevalkit_unmapped.json", encoding="utf-8") as f:
+        return {name: entry["reason"] for name, entry in json.load(f).items()}
+
+
+#: VLMEvalKit datasets with no gaia-fast flow yet: dataset regex -> what flow they need. BMMR
+#: and TreeBench first, with the messages above; then every other name of the coverage page
+#: (``data/vlmevalkit_unmapped.json``), spelled out, with the page's reason.
+UNSUPPORTED: dict[str, str] = _UNSUPPORTED_OWN | {
+    re.escape(name): reason for name, reason in _unmapped().items() if not any(re.fullmatch(rx, name) for rx in _UNSUPPORTED_OWN)
 }
 
 #: VLMEvalKit datasets with no flow here whose name ends like a registered one
