@@ -1,14 +1,18 @@
-"""Builds the synthetic MathVision_MINI archive and runs VLMEvalKit's own mathv.py (e8e78f05)
-on it: post_check prefetch as MATH_V_auxeval, a scripted judge for the other rows, then
-MATH_V_acc. Run from /tmp/mathv_ref/ref with the scratch venv."""
-import csv, os, pickle, sys
-import pandas as pd
-from vlmeval.dataset.utils import mathv as M
+"""Builds a synthetic archive and runs VLMEvalKit's own code on it: post_check prefetch as
+the auxeval does it, a scripted judge for the other rows, then the acc function.
 
-OUT = sys.argv[1]
+    python make_reference.py OUT                       # MathVision_MINI: mathv.py, MATH_V_auxeval, MATH_V_acc
+    python make_reference.py OUT --dataset LENS-CN-QA_MINI  # lens.py, LENS_auxeval, LENS_acc
+
+Run with the copied vlmeval/ importable (PYTHONPATH; e8e78f05, or 24f7defb for v2024-07/,
+MathVision only) in the scratch venv of README.md. OUT is a GPT4o/ folder; the per-row
+verdicts go beside it."""
+import argparse, csv, importlib, os, pickle
+import pandas as pd
+
 MC = "['3/11', '8/11', '6/11', '3/5']"
 # (answer, choices, category, prediction, scripted judge extraction for rows the rule leaves open)
-ROWS = [
+MATHV_ROWS = [
     ("B", MC, "arithmetic", "The correct answer is (B) 8/11.", None),
     ("A", MC, "arithmetic", "I think it is C", None),
     ("D", MC, "arithmetic", "Let me compute the shaded fraction step by step.", "D"),
@@ -48,12 +52,54 @@ ROWS = [
     ("A", "['\\frac{1}{2}', '2']", "arithmetic", "The answer is (A).", None),
     ("C", "['\\frac{1}{2}', '2', '3']", "arithmetic", "hmm", "3"),
 ]
-recs = []
-for i, (ans, ch, cat, pred, _) in enumerate(ROWS):
-    recs.append(dict(index=1000 + i, question=f"Question {i}?", answer=ans, choices=ch, category=cat, level=1 + i % 5, prediction=pred))
+# (answer, category, prediction, scripted judge extraction for rows the rule leaves open)
+LENS_ROWS = [
+    ("14", "计数", "14", None),
+    ("14", "计数", "答案是14", "14"),
+    ("0.5", "计算", "一半", "1/2"),
+    ("\\frac{1}{2}", "计算", "二分之一", "0.5"),
+    ("2\\sqrt{3}", "几何", "2\\sqrt{3}", None),
+    ("2\\sqrt{3}", "几何", "约3.46", "3.4641016"),
+    ("红色", "识别", "红色", None),
+    ("红色", "识别", "这是蓝色", "蓝色"),
+    ("A", "识别", "选A", "a"),
+    ("3", "计算", "x=3", "x=3"),
+    ("1/3", "计算", "三分之一", "0.3333"),
+    ("1,000", "计数", "一千", "1000"),
+    ("none", "识别", "无", "None"),
+    ("\\frac{3}{4}", "计算", "四分之三", "\\frac{6}{8}"),
+    ("2^3", "计算", "一", "1"),
+    ("5", "计数", "五", ""),
+    ("7", "计数", "七", "a"),
+    ("3", "计算", "三", "a+1"),
+]
+
+# name -> (module of vlmeval.dataset.utils, its acc function, the result rows, per-row verdicts file)
+DATASETS = {
+    "MathVision_MINI": (
+        "mathv",
+        "MATH_V_acc",
+        [dict(index=1000 + i, question=f"Question {i}?", answer=a, choices=ch, category=c, level=1 + i % 5, prediction=p) for i, (a, ch, c, p, _) in enumerate(MATHV_ROWS)],
+        [r[-1] for r in MATHV_ROWS],
+        "expected_rows.csv",
+    ),
+    "LENS-CN-QA_MINI": (
+        "lens",
+        "LENS_acc",
+        [dict(index=i + 1, question=f"问题 {i}?", answer=a, category=c, prediction=p) for i, (a, c, p, _) in enumerate(LENS_ROWS)],
+        [r[-1] for r in LENS_ROWS],
+        "expected_rows_lens.csv",
+    ),
+}
+ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+ap.add_argument("out")
+ap.add_argument("--dataset", choices=list(DATASETS), default="MathVision_MINI")
+args = ap.parse_args()
+OUT = args.out
+module, acc, recs, scripted, expected = DATASETS[args.dataset]
+M = importlib.import_module(f"vlmeval.dataset.utils.{module}")
 data = pd.DataFrame(recs)
-stem = "GPT4o_MathVision_MINI"
-judge = "gpt-4o-mini"
+stem, judge = f"GPT4o_{args.dataset}", "gpt-4o-mini"
 def dump_xlsx(df, f):
     with pd.ExcelWriter(f, engine="xlsxwriter", engine_kwargs={"options": {"strings_to_formulas": False}}) as w:
         df.to_excel(w, index=False)
@@ -63,20 +109,20 @@ data = pd.read_excel(eval_file)  # evaluate_heuristic: data = load(eval_file)
 ans = {}
 for i in range(len(data)):
     line = data.iloc[i]
-    # MATH_V_auxeval with a scripted judge (the model's generate returns ROWS[i][4])
+    # the auxeval with a scripted judge (the model's generate returns scripted[i])
     if M.post_check(line, prefetch=True):
         ans[line["index"]] = dict(log="Prefetch succeed", res=M.post_check(line, prefetch=True))
     else:
-        ans[line["index"]] = dict(log="Succeed", res=ROWS[i][4])
+        ans[line["index"]] = dict(log="Succeed", res=scripted[i])
 data["res"] = [ans[idx]["res"] for idx in data["index"]]
 data["log"] = [ans[idx]["log"] for idx in data["index"]]
 storage = os.path.join(OUT, f"{stem}_{judge}.xlsx")
 dump_xlsx(data, storage)
 pickle.dump(ans, open(os.path.join(OUT, f"{stem}_{judge}.pkl"), "wb"))
-score = M.MATH_V_acc(storage)
+score = getattr(M, acc)(storage)
 score.to_csv(os.path.join(OUT, f"{stem}_{judge}_score.csv"), index=False, encoding="utf-8", quoting=csv.QUOTE_ALL)
 # Per-row verdicts of the same functions, for the row-level test (not an upstream file).
 st = pd.read_excel(storage)
 rows = [dict(index=int(st.iloc[i]["index"]), prefetched=st.iloc[i]["log"] == "Prefetch succeed", hit=bool(M.post_check(st.iloc[i], prefetch=False))) for i in range(len(st))]
-pd.DataFrame(rows).to_csv(os.path.join(OUT, "..", "expected_rows.csv"), index=False)
+pd.DataFrame(rows).to_csv(os.path.join(OUT, "..", expected), index=False)
 print(score.to_string())
