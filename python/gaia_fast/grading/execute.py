@@ -372,7 +372,9 @@ def _grade_vlm(job: Job, options: GradeOptions, report: Path | None, out: Path |
         # VLMEvalKit's own evaluate raises on this file before it writes a report: there is
         # nothing to reproduce (the rows say which ones it chokes on). HiPhO raises after
         # writing its reports: those are compared as any other (HiPhO_ALL's nested report
-        # has text leaves and no headline, but it has values).
+        # has text leaves and no headline, but it has values; a registry headline= cannot
+        # stand in: the report has no overall number, and a subset's rate would put a new
+        # headline in every HiPhO_ALL summary row).
         status = "error"
     elif undecided:
         status = "needs_judge"
