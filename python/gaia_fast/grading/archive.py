@@ -558,20 +558,28 @@ def _parquet_size(files: list[str]) -> tuple[int, int]:
         n = pq.read_metadata(f).num_rows
         if not n:
             continue
-        head = pl.scan_parquet(f).head(_SIZE_SAMPLE).select(pl.sum_horizontal(pl.all().str.len_bytes().fill_null(0)).alias("b"))
-        sample = head.collect().get_column("b")
-        per_row = (sample.sum() / max(1, len(sample))) + _ROW_OVERHEAD
         rows += n
-        size += int(per_row * n)
+        size += int(_line_bytes(pl.scan_parquet(f).head(_SIZE_SAMPLE)) * n)
     return rows, size
+
+
+def _line_bytes(sample: pl.LazyFrame | pl.DataFrame) -> float:
+    """Bytes one comparison row takes held as a line, the mean over ``sample``'s rows (text
+    columns, ``task_id`` among them): its text, its task id again (the sort key) and
+    :data:`_ROW_OVERHEAD`. The range planner and the readers of the ranges both estimate with
+    it, so a range planned within the budget is read as within it."""
+    text = pl.sum_horizontal(pl.all().str.len_bytes().fill_null(0)) + pl.col("task_id").str.len_bytes().fill_null(0)
+    mean = sample.lazy().select(text.mean()).collect().item()
+    return (mean or 0.0) + _ROW_OVERHEAD
 
 
 #: Rows of each file read to estimate the bytes of its rows as lines.
 _SIZE_SAMPLE = 1024
 
-#: Bytes each held row costs beyond its text (separators, line and key ends, its key
-#: again, its place in the sort).
-_ROW_OVERHEAD = 64
+#: Bytes each held row costs beyond its text and key: the line's and the key's ends, its
+#: place in the sort, the separators (and, for the planner's sample of the archive, the
+#: short level and match fields).
+_ROW_OVERHEAD = 48
 
 
 #: Rows of the archive read (spread over it) to choose the range partitions of the
@@ -598,8 +606,7 @@ def _plan_partitions(scan: ArchiveScan, budget: int, ids_only: bool = False) -> 
             sample = pl.concat([sel.slice((i * rows) // pieces, take).collect() for i in range(pieces)])
             if not sample.height:
                 return None
-            per_row = sum(sample.get_column(c).str.len_bytes().fill_null(0).sum() for c in cols) / sample.height
-            est = int((per_row + sample.get_column("task_id").str.len_bytes().fill_null(0).mean() + 48) * rows)  # type: ignore[operator]
+            est = int(_line_bytes(sample) * rows)
             ids = sample.get_column("task_id")
         else:
             if scan.bytes <= budget:
@@ -610,7 +617,9 @@ def _plan_partitions(scan: ArchiveScan, budget: int, ids_only: bool = False) -> 
                 return None
     except Exception:  # noqa: BLE001 (a sample that cannot be read: the pass reports it)
         return None
-    parts = min(-(-est // budget), _FANOUT)
+    # Aimed an eighth under the budget: bounds from a sample come out a few per cent off
+    # even, and a range read as over the budget is written apart and split again.
+    parts = min(-(-est // (budget - budget // 8)), _FANOUT)
     if parts <= 1:
         return None
     bounds = _bounds_of(ids, parts)
@@ -724,12 +733,10 @@ _SCAN_RANGES = 10
 def _range_scans(file: str, parts: int) -> tuple[list[tuple[pl.LazyFrame, int]], float]:
     """Each range of the pass's comparison rows as a filtered scan of ``file`` (rows in
     archive order) with its row count, in range order; and the bytes a row takes as a line
-    (from the text of the first rows, as :func:`_parquet_size`)."""
+    (:func:`_line_bytes` of the first rows, as :func:`_parquet_size`)."""
     scan = pl.scan_parquet(file)
     counts = dict(scan.group_by(_PART_KEY).len().collect(engine="streaming").iter_rows())
-    head = scan.drop(_PART_KEY).head(_SIZE_SAMPLE).select(pl.sum_horizontal(pl.all().str.len_bytes().fill_null(0)).alias("b"))
-    sample = head.collect().get_column("b")
-    per_row = (sample.sum() / max(1, len(sample))) + _ROW_OVERHEAD
+    per_row = _line_bytes(scan.drop(_PART_KEY).head(_SIZE_SAMPLE))
     scan = pl.scan_parquet(file, parallel="prefiltered")
     return [(scan.filter(pl.col(_PART_KEY) == k).drop(_PART_KEY), int(counts.get(k, 0))) for k in range(parts)], per_row
 
