@@ -451,3 +451,19 @@ def test_command_sets_allocator_decay_before_polars(user):
     last = [o for o in conf.split(",") if o.startswith("muzzy_decay_ms:")][-1]
     assert last == ("muzzy_decay_ms:0" if user is None else f"muzzy_decay_ms:{user.split(':')[1]}")
     assert [o for o in conf.split(",") if o.startswith("dirty_decay_ms:")][-1] == "dirty_decay_ms:100"
+
+
+@pytest.mark.parametrize("user", [None, "20000"])
+def test_command_sets_morsel_size_before_polars(user):
+    """The command's streaming pass holds half the memory with morsels of 50,000 rows;
+    a user's own ``POLARS_IDEAL_MORSEL_SIZE`` wins. Checked in a fresh interpreter."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "POLARS_IDEAL_MORSEL_SIZE"}
+    if user is not None:
+        env["POLARS_IDEAL_MORSEL_SIZE"] = user
+    code = "import os, gaia_fast.cli, polars; print(os.environ['POLARS_IDEAL_MORSEL_SIZE'])"
+    got = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip()
+    assert got == (user or "50000")
