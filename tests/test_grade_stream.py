@@ -540,3 +540,24 @@ def test_few_ranges_are_read_by_filtered_scans_and_equal_the_split(tmp_path, mon
     assert (got.duplicates, got.duplicate_examples) == _eager_duplicates(path, truth_col="true_answer")
     # a range over the budget (the heavy id's) is written apart and split again
     assert used == {"scan": ["scan"], "split": ["split"], "heavy": ["scan", "split"]}[path_kind], used
+
+
+def test_split_into_many_files_per_range_keeps_archive_order(tmp_path, monkeypatch):
+    # A range's split is written as several files (each of _SPLIT_FILE_ROWS rows at most,
+    # so no open file's footer grows with the archive); rows of one task id spread over
+    # several files must come out in archive order (the sort is stable), as the eager
+    # writer's bytes.
+    data = rows(5000, seed=41, distinct_ids=300)
+    path = tmp_path / "a.parquet"
+    pl.DataFrame(data).write_parquet(path, row_group_size=300)
+    monkeypatch.setattr(archive, "_SCAN_RANGES", 0)
+    monkeypatch.setattr(archive, "_SPLIT_FILE_ROWS", 97)
+    files = []
+    real_files = archive._partition_files
+    monkeypatch.setattr(archive, "_partition_files", lambda *a: files.extend(real_files(*a)) or files[-len(real_files(*a)):])
+    e_cmp, e_out, e_sum = eager_outputs(path, tmp_path, truth_col="true_answer")
+    s_cmp, s_out, got = stream_outputs(path, tmp_path, sort_budget=120_000, truth_col="true_answer")
+    assert files and max(len(f) for f in files) > 5
+    assert s_cmp == e_cmp and s_out.equals(e_out) and got.summary == e_sum
+    assert (got.duplicates, got.duplicate_examples) == _eager_duplicates(path, truth_col="true_answer")
+    assert got.duplicates > 100

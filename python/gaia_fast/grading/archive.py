@@ -723,6 +723,13 @@ _PART_KEY = "__gaia_fast_part"
 _SPLIT_ROWS_HELD = 1 << 18
 
 
+#: Rows of one file of a range's split: an open file keeps every row group's footer entry
+#: in memory until it is closed, which grew with the archive (200M rows: the split climbed
+#: from 0.5 to 1.26 GiB); files of this many rows each keep it flat (their names sort in
+#: the order they were written).
+_SPLIT_FILE_ROWS = 1 << 18
+
+
 #: At most this many ranges (the null-id range included) are read straight from the pass's
 #: file, one filtered scan each, instead of being split into files of their own first: each
 #: scan decodes only the range column and its own rows' text, which costs less than
@@ -768,7 +775,11 @@ def _split(rows: pl.LazyFrame, where: str, parts: int) -> None:
     group = max(4096, min(32768, _SPLIT_ROWS_HELD // max(1, parts)))
     t = time.perf_counter()
     rows.sink_parquet(
-        pl.PartitionBy(where, key=_PART_KEY, include_key=False), mkdir=True, compression="lz4", statistics=False, row_group_size=group
+        pl.PartitionBy(where, key=_PART_KEY, include_key=False, max_rows_per_file=_SPLIT_FILE_ROWS),
+        mkdir=True,
+        compression="lz4",
+        statistics=False,
+        row_group_size=group,
     )
     _step("comparison: split by range", t)
 
