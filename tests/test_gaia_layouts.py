@@ -195,3 +195,54 @@ def test_inspect_logs_are_graded_unaided_with_inspects_verdict_audited(tmp_path)
         assert payload["layout"] == "inspect-log" and payload["tasks"] == 5
         audit = payload["audit"]["verdict"]
         assert audit["rows"] == 4 and audit["agree"] == 4 and audit["disagree"] == 0  # the errored sample has no score
+
+
+# --------------------------------------------------------------------------- held-out real layouts
+
+
+def test_rllm_evaluation_results_take_predicted_answer():
+    # rLLM-style GAIA evaluation (yayashuxue/rllm gaia_evaluation_results.json; the same row
+    # fields in Pochita7/bishe gaia_results.jsonl): an object with a run summary and a list
+    # "detailed_results"; "trajectory" is a Python repr holding the task's "Final answer" as
+    # text, never a field.
+    frame, layout = read("rllm_gaia_evaluation_results.json")
+    assert (layout.task_id, layout.prediction, layout.truth, layout.verdict) == ("task_id", "predicted_answer", "ground_truth", "is_correct")
+    assert frame.get_column("prediction").to_list() == ["42", "", "0.056", "tamsin"]
+    assert frame.get_column(VERDICT).to_list() == [True, False, True, False]
+
+
+def test_a_gaia_file_named_like_an_evaluation_output_is_graded_with_benchmark_gaia(tmp_path):
+    from click.testing import CliRunner
+
+    from gaia_fast.cli import main
+
+    f = DATA / "rllm_gaia_evaluation_results.json"  # "*_results.json": VLMEvalKit's name of a judged copy
+    meta = DATA / "metadata"
+    r = CliRunner().invoke(main, ["grade", str(f), "--metadata", str(meta), "--comparison", str(tmp_path / "c.csv")])
+    assert r.exit_code != 0 and "not a result file" in r.output and "--benchmark gaia" in r.output
+    r = CliRunner().invoke(main, ["grade", str(f), "--metadata", str(meta), "--benchmark", "gaia", "--json", "--comparison", str(tmp_path / "c.csv")])
+    assert r.exit_code == 0, r.output
+    payload = json.loads(r.stdout)
+    assert (payload["input_rows"], payload["tasks"], payload["correct"]) == (4, 5, 2)  # 42; "tamsin" = "Tamsin"
+    v = payload["audit"]["verdict"]
+    assert (v["agree"], v["disagree"]) == (2, 2)
+    assert {(d["task_id"], d["framework"], d["official"]) for d in v["disagreements"]} == {("mk-0004", True, False), ("mk-0005", False, True)}
+
+
+def test_a_file_with_no_task_of_the_metadata_is_warned_about(tmp_path):
+    # A test-split submission (or another benchmark's file) against validation metadata:
+    # every row is an unknown task, and the 0% would mislead without the warning.
+    from click.testing import CliRunner
+
+    from gaia_fast.cli import main
+
+    f = tmp_path / "gaia_submission.jsonl"
+    f.write_text("".join(json.dumps({"task_id": f"test-{i}", "model_answer": "42"}) + "\n" for i in range(3)))
+    r = CliRunner().invoke(main, ["grade", str(f), "--metadata", str(DATA / "metadata"), "--json", "--comparison", str(tmp_path / "c.csv")])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["status_counts"] == {"missing": 5, "unknown_task": 3}
+    assert "none of its 3 row(s) is a task of --metadata (split validation)" in " ".join(r.stderr.split())
+    # One known task is enough: no warning.
+    f.write_text(json.dumps({"task_id": "mk-0001", "model_answer": "42"}) + "\n" + json.dumps({"task_id": "test-1", "model_answer": "1"}) + "\n")
+    r = CliRunner().invoke(main, ["grade", str(f), "--metadata", str(DATA / "metadata"), "--json", "--comparison", str(tmp_path / "c.csv")])
+    assert r.exit_code == 0 and "none of its" not in r.stderr

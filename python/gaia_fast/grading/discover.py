@@ -306,10 +306,14 @@ def _classify_result(path: Path, model: str | None, ctx: _Context) -> Job | Skip
 
 def _classify(path: Path, benchmark: str, plan: Plan) -> None:
     """Add ``path`` (a file named on the command line) to ``plan``: a job, a skipped
-    record, or a skipped file, by its name alone."""
-    why = benchmarks.non_result(path)
+    record, or a skipped file, by its name alone. A JSON file with ``--benchmark gaia`` is
+    a GAIA archive whatever its name: agent frameworks name GAIA results like VLMEvalKit's
+    evaluation outputs (``gaia_results.json``, ``gaia_evaluation_results.json``)."""
+    is_json = path.suffix.lower() == ".json"
+    why = None if benchmark == "gaia" and is_json else benchmarks.non_result(path)
     if why is not None:
-        plan.skipped_files.append(SkippedFile(str(path), f"not a result file: {why}"))
+        hint = "; if it holds GAIA results, --benchmark gaia grades it" if is_json else ""
+        plan.skipped_files.append(SkippedFile(str(path), f"not a result file: {why}{hint}"))
         return
     folder = benchmarks.model_folder(path)
     model = folder.name

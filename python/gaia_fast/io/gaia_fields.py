@@ -64,9 +64,11 @@ QUESTION_FIELDS: tuple[str, ...] = (
 )
 
 #: Final answer, scorer-facing (what the harness hands its scorer), most specific first.
+#: ``predicted_answer``: rLLM-style GAIA evaluations (``gaia_evaluation_results.json``).
 ANSWER_FIELDS: tuple[str, ...] = (
     "model_answer",
     "prediction",
+    "predicted_answer",
     "submitted_answer",
     "Submitted Answer",
     "final_answer",
