@@ -246,3 +246,20 @@ def test_a_file_with_no_task_of_the_metadata_is_warned_about(tmp_path):
     f.write_text(json.dumps({"task_id": "mk-0001", "model_answer": "42"}) + "\n" + json.dumps({"task_id": "test-1", "model_answer": "1"}) + "\n")
     r = CliRunner().invoke(main, ["grade", str(f), "--metadata", str(DATA / "metadata"), "--json", "--comparison", str(tmp_path / "c.csv")])
     assert r.exit_code == 0 and "none of its" not in r.stderr
+
+
+def test_gaia_task_records_are_not_graded_as_answers(tmp_path):
+    # The dataset itself in a converted form (WYRipple/ExpSeek data/gaia.jsonl: id, task_id,
+    # question, answer, Level, Annotator_Metadata): "answer" is the truth. Taken as the final
+    # answer, every task would be graded correct.
+    p = tmp_path / "gaia.jsonl"
+    rec = {"id": 1, "task_id": "mk-0001", "question": "q", "answer": "42", "Level": 1, "Annotator_Metadata": {"Steps": "1."}}
+    p.write_text(json.dumps(rec) + "\n")
+    with pytest.raises(InputError, match=r"GAIA tasks \(they carry 'Annotator_Metadata'\): 'answer' is the task's truth.*--prediction-col"):
+        read_archive(p)
+    frame, _ = read_archive(p, prediction_col="answer")  # the user's choice stands
+    assert frame.get_column("prediction").to_list() == ["42"]
+    # A result that copies its task in keeps "answer" as the model's: the truth is "Final answer".
+    p.write_text(json.dumps({**rec, "Final answer": "41", "Annotator Metadata": {}}) + "\n")
+    frame, _, layout = read_archive(p, with_layout=True)
+    assert (layout.prediction, layout.truth) == ("answer", "Final answer")
