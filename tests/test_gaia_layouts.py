@@ -263,3 +263,23 @@ def test_gaia_task_records_are_not_graded_as_answers(tmp_path):
     p.write_text(json.dumps({**rec, "Final answer": "41", "Annotator Metadata": {}}) + "\n")
     frame, _, layout = read_archive(p, with_layout=True)
     assert (layout.prediction, layout.truth) == ("answer", "Final answer")
+
+
+def test_a_file_whose_questions_are_not_gaias_is_warned_about(tmp_path):
+    # Another benchmark's results with no task ids (WYRipple/ExpSeek's WebWalker eval rounds:
+    # question, answer = gold, prediction): no question joins the metadata, so each row is
+    # graded against the file's own truth beside every metadata task missing.
+    from click.testing import CliRunner
+
+    from gaia_fast.cli import main
+
+    f = tmp_path / "eval_round1.jsonl"
+    rows = [{"question": f"Not a GAIA question {i}?", "answer": "x", "prediction": "x" if i else "y", "termination": "answer"} for i in range(3)]
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    r = CliRunner().invoke(main, ["grade", str(f), "--metadata", str(DATA / "metadata"), "--json", "--comparison", str(tmp_path / "c.csv")])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["audit"]["join"]["unmatched"] == 3
+    assert "none of its 3 question(s) is a question of --metadata" in " ".join(r.stderr.split())
+    # The GAIA sample joins on its questions: no warning.
+    r = CliRunner().invoke(main, ["grade", str(DATA / "smolagents_decentralized.jsonl"), "--metadata", str(DATA / "metadata"), "--json", "--comparison", str(tmp_path / "c.csv")])
+    assert r.exit_code == 0 and "is a question of --metadata" not in r.stderr

@@ -440,6 +440,16 @@ def grade_archive(plan: Plan, **options: Any) -> None:
             markup=True,
             highlight=False,
         )
+    join = (result.get("audit") or {}).get("join") or {}
+    if meta is not None and join.get("on") == "question" and join.get("unmatched") and not join.get("exact") and not join.get("normalised"):
+        # No question is the metadata's: rows graded against their own truth beside all tasks missing.
+        err.print(
+            f"[yellow]warning:[/] {job.path}: none of its {join['unmatched']} question(s) is a question of --metadata "
+            f"(split {options['split']}); they are graded against the file's own truth, beside every metadata task "
+            "counted missing. Another benchmark?",
+            markup=True,
+            highlight=False,
+        )
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False, default=str))
     else:
