@@ -211,7 +211,7 @@ def test_rllm_evaluation_results_take_predicted_answer():
     assert frame.get_column(VERDICT).to_list() == [True, False, True, False]
 
 
-def test_a_gaia_file_named_like_an_evaluation_output_is_graded_with_benchmark_gaia(tmp_path):
+def test_a_gaia_file_named_like_an_evaluation_output_is_graded_with_benchmark_gaia(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
     from gaia_fast.cli import main
@@ -227,6 +227,17 @@ def test_a_gaia_file_named_like_an_evaluation_output_is_graded_with_benchmark_ga
     v = payload["audit"]["verdict"]
     assert (v["agree"], v["disagree"]) == (2, 2)
     assert {(d["task_id"], d["framework"], d["official"]) for d in v["disagreements"]} == {("mk-0004", True, False), ("mk-0005", False, True)}
+    # A quoted glob follows the same rule.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "gaia_results.json").write_bytes(f.read_bytes())
+    glob = str(tmp_path / "runs" / "*.json")
+    r = CliRunner().invoke(main, ["grade", glob, "--metadata", str(meta), "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["archives"] == [] and len(json.loads(r.stdout)["skipped_files"]) == 1
+    r = CliRunner().invoke(main, ["grade", glob, "--metadata", str(meta), "--benchmark", "gaia", "--json"])
+    assert r.exit_code == 0, r.output
+    (job,) = json.loads(r.stdout)["archives"]
+    assert (job["rows"], job["correct"], job["status"]) == (4, 2, "ok")
 
 
 def test_a_file_with_no_task_of_the_metadata_is_warned_about(tmp_path):
