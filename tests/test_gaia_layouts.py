@@ -294,3 +294,23 @@ def test_a_file_whose_questions_are_not_gaias_is_warned_about(tmp_path):
     # The GAIA sample joins on its questions: no warning.
     r = CliRunner().invoke(main, ["grade", str(DATA / "smolagents_decentralized.jsonl"), "--metadata", str(DATA / "metadata"), "--json", "--comparison", str(tmp_path / "c.csv")])
     assert r.exit_code == 0 and "is a question of --metadata" not in r.stderr
+
+
+def test_camel_objects_one_after_another_in_a_jsonl_file(tmp_path):
+    # CAMEL's GAIABenchmark (camel-ai/camel examples/benchmarks/gaia_results.jsonl) appends
+    # json.dumps(result, indent=2) per task: pretty-printed objects, not JSON Lines. The
+    # leaderboard fields (task_id, model_answer) with the truth and verdict beside them.
+    frame, layout = read("camel_gaia_results.jsonl")
+    assert (layout.name, layout.task_id, layout.prediction, layout.truth, layout.verdict) == (
+        "leaderboard-submission", "task_id", "model_answer", "ground_truth", "score"
+    )
+    assert frame.select("task_id", "prediction", "truth").rows() == [
+        ("mk-0001", "42", "42"), ("mk-0002", "search the map for the river", "Ossory"), ("mk-0005", "tamsin", "Tamsin")
+    ]
+    assert frame.get_column(VERDICT).to_list() == [True, False, False]
+    assert scan_archive(DATA / "camel_gaia_results.jsonl").frame.collect().height == 3
+    # A broken object is named by the line it breaks on.
+    bad = tmp_path / "gaia_results.jsonl"
+    bad.write_text((DATA / "camel_gaia_results.jsonl").read_text().replace('"score": 0,', '"score": 0', 1))
+    with pytest.raises(InputError, match=r"gaia_results\.jsonl:\d+: invalid JSON.*objects one after another"):
+        read_archive(bad)
