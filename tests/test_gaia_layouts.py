@@ -195,3 +195,122 @@ def test_inspect_logs_are_graded_unaided_with_inspects_verdict_audited(tmp_path)
         assert payload["layout"] == "inspect-log" and payload["tasks"] == 5
         audit = payload["audit"]["verdict"]
         assert audit["rows"] == 4 and audit["agree"] == 4 and audit["disagree"] == 0  # the errored sample has no score
+
+
+# --------------------------------------------------------------------------- held-out real layouts
+
+
+def test_rllm_evaluation_results_take_predicted_answer():
+    # rLLM-style GAIA evaluation (yayashuxue/rllm gaia_evaluation_results.json; the same row
+    # fields in Pochita7/bishe gaia_results.jsonl): an object with a run summary and a list
+    # "detailed_results"; "trajectory" is a Python repr holding the task's "Final answer" as
+    # text, never a field.
+    frame, layout = read("rllm_gaia_evaluation_results.json")
+    assert (layout.task_id, layout.prediction, layout.truth, layout.verdict) == ("task_id", "predicted_answer", "ground_truth", "is_correct")
+    assert frame.get_column("prediction").to_list() == ["42", "", "0.056", "tamsin"]
+    assert frame.get_column(VERDICT).to_list() == [True, False, True, False]
+
+
+def test_a_gaia_file_named_like_an_evaluation_output_is_graded_with_benchmark_gaia(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from gaia_fast.cli import main
+
+    f = DATA / "rllm_gaia_evaluation_results.json"  # "*_results.json": VLMEvalKit's name of a judged copy
+    meta = DATA / "metadata"
+    r = CliRunner().invoke(main, ["grade", str(f), "--metadata", str(meta), "--comparison", str(tmp_path / "c.csv")])
+    assert r.exit_code != 0 and "not a result file" in r.output and "--benchmark gaia" in r.output
+    r = CliRunner().invoke(main, ["grade", str(f), "--metadata", str(meta), "--benchmark", "gaia", "--json", "--comparison", str(tmp_path / "c.csv")])
+    assert r.exit_code == 0, r.output
+    payload = json.loads(r.stdout)
+    assert (payload["input_rows"], payload["tasks"], payload["correct"]) == (4, 5, 2)  # 42; "tamsin" = "Tamsin"
+    v = payload["audit"]["verdict"]
+    assert (v["agree"], v["disagree"]) == (2, 2)
+    assert {(d["task_id"], d["framework"], d["official"]) for d in v["disagreements"]} == {("mk-0004", True, False), ("mk-0005", False, True)}
+    # A quoted glob follows the same rule.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "gaia_results.json").write_bytes(f.read_bytes())
+    glob = str(tmp_path / "runs" / "*.json")
+    r = CliRunner().invoke(main, ["grade", glob, "--metadata", str(meta), "--json"])
+    assert r.exit_code == 0 and json.loads(r.stdout)["archives"] == [] and len(json.loads(r.stdout)["skipped_files"]) == 1
+    r = CliRunner().invoke(main, ["grade", glob, "--metadata", str(meta), "--benchmark", "gaia", "--json"])
+    assert r.exit_code == 0, r.output
+    (job,) = json.loads(r.stdout)["archives"]
+    assert (job["rows"], job["correct"], job["status"]) == (4, 2, "ok")
+
+
+def test_a_file_with_no_task_of_the_metadata_is_warned_about(tmp_path):
+    # A test-split submission (or another benchmark's file) against validation metadata:
+    # every row is an unknown task, and the 0% would mislead without the warning.
+    from click.testing import CliRunner
+
+    from gaia_fast.cli import main
+
+    f = tmp_path / "gaia_submission.jsonl"
+    f.write_text("".join(json.dumps({"task_id": f"test-{i}", "model_answer": "42"}) + "\n" for i in range(3)))
+    r = CliRunner().invoke(main, ["grade", str(f), "--metadata", str(DATA / "metadata"), "--json", "--comparison", str(tmp_path / "c.csv")])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["status_counts"] == {"missing": 5, "unknown_task": 3}
+    assert "none of its 3 row(s) is a task of --metadata (split validation)" in " ".join(r.stderr.split())
+    # One known task is enough: no warning.
+    f.write_text(json.dumps({"task_id": "mk-0001", "model_answer": "42"}) + "\n" + json.dumps({"task_id": "test-1", "model_answer": "1"}) + "\n")
+    r = CliRunner().invoke(main, ["grade", str(f), "--metadata", str(DATA / "metadata"), "--json", "--comparison", str(tmp_path / "c.csv")])
+    assert r.exit_code == 0 and "none of its" not in r.stderr
+
+
+def test_gaia_task_records_are_not_graded_as_answers(tmp_path):
+    # The dataset itself in a converted form (WYRipple/ExpSeek data/gaia.jsonl: id, task_id,
+    # question, answer, Level, Annotator_Metadata): "answer" is the truth. Taken as the final
+    # answer, every task would be graded correct.
+    p = tmp_path / "gaia.jsonl"
+    rec = {"id": 1, "task_id": "mk-0001", "question": "q", "answer": "42", "Level": 1, "Annotator_Metadata": {"Steps": "1."}}
+    p.write_text(json.dumps(rec) + "\n")
+    with pytest.raises(InputError, match=r"GAIA tasks \(they carry 'Annotator_Metadata'\): 'answer' is the task's truth.*--prediction-col"):
+        read_archive(p)
+    frame, _ = read_archive(p, prediction_col="answer")  # the user's choice stands
+    assert frame.get_column("prediction").to_list() == ["42"]
+    # A result that copies its task in keeps "answer" as the model's: the truth is "Final answer".
+    p.write_text(json.dumps({**rec, "Final answer": "41", "Annotator Metadata": {}}) + "\n")
+    frame, _, layout = read_archive(p, with_layout=True)
+    assert (layout.prediction, layout.truth) == ("answer", "Final answer")
+
+
+def test_a_file_whose_questions_are_not_gaias_is_warned_about(tmp_path):
+    # Another benchmark's results with no task ids (WYRipple/ExpSeek's WebWalker eval rounds:
+    # question, answer = gold, prediction): no question joins the metadata, so each row is
+    # graded against the file's own truth beside every metadata task missing.
+    from click.testing import CliRunner
+
+    from gaia_fast.cli import main
+
+    f = tmp_path / "eval_round1.jsonl"
+    rows = [{"question": f"Not a GAIA question {i}?", "answer": "x", "prediction": "x" if i else "y", "termination": "answer"} for i in range(3)]
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    r = CliRunner().invoke(main, ["grade", str(f), "--metadata", str(DATA / "metadata"), "--json", "--comparison", str(tmp_path / "c.csv")])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["audit"]["join"]["unmatched"] == 3
+    assert "none of its 3 question(s) is a question of --metadata" in " ".join(r.stderr.split())
+    # The GAIA sample joins on its questions: no warning.
+    r = CliRunner().invoke(main, ["grade", str(DATA / "smolagents_decentralized.jsonl"), "--metadata", str(DATA / "metadata"), "--json", "--comparison", str(tmp_path / "c.csv")])
+    assert r.exit_code == 0 and "is a question of --metadata" not in r.stderr
+
+
+def test_camel_objects_one_after_another_in_a_jsonl_file(tmp_path):
+    # CAMEL's GAIABenchmark (camel-ai/camel examples/benchmarks/gaia_results.jsonl) appends
+    # json.dumps(result, indent=2) per task: pretty-printed objects, not JSON Lines. The
+    # leaderboard fields (task_id, model_answer) with the truth and verdict beside them.
+    frame, layout = read("camel_gaia_results.jsonl")
+    assert (layout.name, layout.task_id, layout.prediction, layout.truth, layout.verdict) == (
+        "leaderboard-submission", "task_id", "model_answer", "ground_truth", "score"
+    )
+    assert frame.select("task_id", "prediction", "truth").rows() == [
+        ("mk-0001", "42", "42"), ("mk-0002", "search the map for the river", "Ossory"), ("mk-0005", "tamsin", "Tamsin")
+    ]
+    assert frame.get_column(VERDICT).to_list() == [True, False, False]
+    assert scan_archive(DATA / "camel_gaia_results.jsonl").frame.collect().height == 3
+    # A broken object is named by the line it breaks on.
+    bad = tmp_path / "gaia_results.jsonl"
+    bad.write_text((DATA / "camel_gaia_results.jsonl").read_text().replace('"score": 0,', '"score": 0', 1))
+    with pytest.raises(InputError, match=r"gaia_results\.jsonl:\d+: invalid JSON.*objects one after another"):
+        read_archive(bad)

@@ -304,12 +304,22 @@ def _classify_result(path: Path, model: str | None, ctx: _Context) -> Job | Skip
     )
 
 
+def _non_result(path: str | Path, benchmark: str) -> str | None:
+    """:func:`benchmarks.non_result`, except for a JSON file under ``--benchmark gaia``: agent
+    frameworks name GAIA results like VLMEvalKit's evaluation outputs (``gaia_results.json``,
+    ``gaia_evaluation_results.json``), and the user said what the files hold."""
+    if benchmark == "gaia" and str(path).lower().endswith(".json"):
+        return None
+    return benchmarks.non_result(path)
+
+
 def _classify(path: Path, benchmark: str, plan: Plan) -> None:
     """Add ``path`` (a file named on the command line) to ``plan``: a job, a skipped
-    record, or a skipped file, by its name alone."""
-    why = benchmarks.non_result(path)
+    record, or a skipped file, by its name alone (see :func:`_non_result`)."""
+    why = _non_result(path, benchmark)
     if why is not None:
-        plan.skipped_files.append(SkippedFile(str(path), f"not a result file: {why}"))
+        hint = "; if it holds GAIA results, --benchmark gaia grades it" if path.suffix.lower() == ".json" else ""
+        plan.skipped_files.append(SkippedFile(str(path), f"not a result file: {why}{hint}"))
         return
     folder = benchmarks.model_folder(path)
     model = folder.name
@@ -575,7 +585,7 @@ def _glob_file(path: Path, plan: Plan, ctx: _Context) -> None:
     if _state(path) == "dangling":
         plan.skipped_files.append(SkippedFile(str(path), f"a link to {os.readlink(path)}, which does not exist"))
         return
-    why = benchmarks.non_result(path)
+    why = _non_result(path, ctx.benchmark)
     if why is not None:
         plan.skipped_files.append(SkippedFile(str(path), f"not a result file: {why}"))
         return

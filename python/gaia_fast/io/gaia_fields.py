@@ -35,6 +35,7 @@ __all__ = [
     "VERDICT_FIELDS",
     "Ambiguous",
     "Recognised",
+    "TaskRecords",
     "field_paths",
     "get_path",
     "recognise",
@@ -64,9 +65,11 @@ QUESTION_FIELDS: tuple[str, ...] = (
 )
 
 #: Final answer, scorer-facing (what the harness hands its scorer), most specific first.
+#: ``predicted_answer``: rLLM-style GAIA evaluations (``gaia_evaluation_results.json``).
 ANSWER_FIELDS: tuple[str, ...] = (
     "model_answer",
     "prediction",
+    "predicted_answer",
     "submitted_answer",
     "Submitted Answer",
     "final_answer",
@@ -165,6 +168,24 @@ class Ambiguous(ValueError):
         super().__init__(f"several fields could hold the {role}: {shown}; pick one with {flag} NAME")
 
 
+#: Fields only GAIA's task records carry (the dataset's ``metadata.jsonl``, its copies and
+#: conversions such as WYRipple/ExpSeek ``data/gaia.jsonl``): beside them, ``answer`` is the
+#: task's truth, and the file is the dataset, not a model's results.
+TASK_RECORD_FIELDS: tuple[str, ...] = ("Annotator Metadata", "Annotator_Metadata")
+
+
+class TaskRecords(Ambiguous):
+    """The records are GAIA tasks: their ``answer`` is the truth, not a final answer."""
+
+    def __init__(self, field: str, marker: str, flag: str):
+        ValueError.__init__(
+            self,
+            f"its records are GAIA tasks (they carry {marker!r}): {field!r} is the task's truth, not a model's "
+            f"answer; if a field holds the model's answer, name it with {flag} NAME",
+        )
+        self.role, self.candidates, self.flag = "final answer", [field], flag
+
+
 def field_paths(obj: Mapping[str, Any], depth: int = MAX_DEPTH) -> list[str]:
     """Top-level keys and the dotted paths of nested object fields, in order."""
     out: list[str] = []
@@ -228,6 +249,11 @@ def recognise(paths: Iterable[str], *, prediction: str | None = None) -> Recogni
                 break
         if prediction is None:
             return None
+        # A task record with no other truth field: its ``answer`` is the truth. (A result that
+        # copies the task in, ``Final answer`` and all, keeps ``answer`` as the model's.)
+        marker = next((m for m in TASK_RECORD_FIELDS if m in have), None)
+        if prediction == "answer" and marker is not None and not any(f in have for f in TRUTH_FIELDS):
+            raise TaskRecords(prediction, marker, "--prediction-col")
     taken.add(prediction)
     tid = _first(ID_FIELDS, have, taken)
     taken.add(tid or "")

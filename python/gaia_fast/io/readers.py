@@ -206,14 +206,17 @@ def _vocabulary(cols: set[str], path, prediction_col: str | None) -> Layout | No
 
 def _extras(layout: Layout, cols: set[str]) -> Layout:
     """A named layout with the verdict (and, without task ids, the question) fields the
-    vocabulary finds among the columns it does not use."""
+    vocabulary finds among the columns it does not use, and its truth field where the
+    layout names none (CAMEL's ``task_id``/``model_answer`` records carry ``ground_truth``)."""
     used = {layout.task_id, layout.prediction, layout.truth, layout.level}
     free = cols - used
+    truth = layout.truth or next((f for f in gaia_fields.TRUTH_FIELDS if f in free), None)
+    free.discard(truth)
     verdict = next((f for f in gaia_fields.VERDICT_FIELDS if f in free), None)
     question = None
     if layout.task_id is None or layout.task_id not in cols:
         question = next((f for f in gaia_fields.QUESTION_FIELDS if f in free), None)
-    return Layout(layout.name, layout.task_id, layout.prediction, layout.truth, layout.level, question, verdict)
+    return Layout(layout.name, layout.task_id, layout.prediction, truth, layout.level, question, verdict)
 
 
 def detect_layout(
@@ -719,10 +722,46 @@ def _rows_from_objects(
     )
 
 
+def _concatenated(data: bytes) -> bool:
+    """Whether a .jsonl file holds pretty-printed JSON objects one after another (CAMEL's
+    ``GAIABenchmark`` appends ``json.dumps(result, indent=2)`` per task): its first
+    non-blank line is a lone ``{``, which no JSON Lines record can be."""
+    for _, raw in _jsonl_lines(data[:4096]):
+        return raw.strip() == b"{"
+    return False
+
+
+def _read_concatenated(path: Path, data: bytes, overrides: dict, skip_bad_lines: bool, skipped: list[SkippedLine]) -> tuple[pl.DataFrame, Layout]:
+    """Objects one after another; each is labelled with the line it starts on. A bad
+    object stops the read (its end, and so the next object's start, is unknown)."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise InputError(path, f"invalid UTF-8 ({e.reason} at byte {e.start})") from None
+    decoder = json.JSONDecoder()
+    objects: list[tuple[int, Any]] = []
+    i, n = 0, len(text)
+    while True:
+        while i < n and text[i].isspace():
+            i += 1
+        if i >= n:
+            break
+        line = text.count("\n", 0, i) + 1
+        try:
+            obj, i = decoder.raw_decode(text, i)
+        except json.JSONDecodeError as e:
+            raise InputError(path, f"invalid JSON: {e.msg} at column {e.colno} (objects one after another)", line=e.lineno) from None
+        objects.append((line, obj))
+    layout = _layout_of_rows(path, [o for _, o in objects], overrides)
+    return _rows_from_objects(path, iter(objects), layout, skip_bad_lines, skipped), layout
+
+
 def _read_jsonl(
     path: Path, overrides: dict, skip_bad_lines: bool, skipped: list[SkippedLine], keep_originals: bool = True
 ) -> tuple[pl.DataFrame, Layout]:
     data = _read_bytes(path)
+    if _concatenated(data):
+        return _read_concatenated(path, data, overrides, skip_bad_lines, skipped)
     layout = _layout_from_jsonl(path, data, overrides, skip_bad_lines)
     fast = _fast_jsonl(data, layout, keep_originals)
     if fast is not None:
@@ -1228,6 +1267,15 @@ def _read_inspect(
     return frame, layout
 
 
+def _head_bytes(path: Path, n: int = 4096) -> bytes:
+    """The first ``n`` bytes of a file (what :func:`_concatenated` looks at)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(n)
+    except OSError as e:
+        raise InputError(path, f"cannot read: {e.strerror or e}") from None
+
+
 def _read_bytes(path: Path) -> bytes:
     try:
         return path.read_bytes()
@@ -1671,7 +1719,7 @@ def scan_archive(
     ext = p.suffix.lower()
     if p.is_file() and ext in _PARQUET_EXT:
         return scan_parquet_parts([p], p, overrides)
-    if p.is_file() and ext in _JSONL_EXT:
+    if p.is_file() and ext in _JSONL_EXT and not _concatenated(_head_bytes(p)):
         return _scan_jsonl(p, overrides, skip_bad_lines, keep_originals)
     if p.is_file() and ext in _CSV_EXT and not skip_bad_lines:
         return _scan_csv(p, _CSV_EXT[ext], overrides)
