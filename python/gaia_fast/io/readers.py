@@ -741,12 +741,14 @@ def _read_concatenated(path: Path, data: bytes, overrides: dict, skip_bad_lines:
     decoder = json.JSONDecoder()
     objects: list[tuple[int, Any]] = []
     i, n = 0, len(text)
+    line, counted = 1, 0  # lines counted up to ``counted`` only once (a recount per object is quadratic)
     while True:
         while i < n and text[i].isspace():
             i += 1
         if i >= n:
             break
-        line = text.count("\n", 0, i) + 1
+        line += text.count("\n", counted, i)
+        counted = i
         try:
             obj, i = decoder.raw_decode(text, i)
         except json.JSONDecodeError as e:
