@@ -251,8 +251,18 @@ def test_a_file_with_no_task_of_the_metadata_is_warned_about(tmp_path):
     f.write_text("".join(json.dumps({"task_id": f"test-{i}", "model_answer": "42"}) + "\n" for i in range(3)))
     r = CliRunner().invoke(main, ["grade", str(f), "--metadata", str(DATA / "metadata"), "--json", "--comparison", str(tmp_path / "c.csv")])
     assert r.exit_code == 0, r.output
-    assert json.loads(r.stdout)["status_counts"] == {"missing": 5, "unknown_task": 3}
+    got = json.loads(r.stdout)
+    assert got["status_counts"] == {"missing": 5, "unknown_task": 3}
     assert "none of its 3 row(s) is a task of --metadata (split validation)" in " ".join(r.stderr.split())
+    assert len(got["warnings"]) == 1 and "none of its 3 row(s) is a task of --metadata" in got["warnings"][0]
+    # A folder of archives says it in the file's note (the summary's error / note column).
+    summary = tmp_path / "summary.csv"
+    r = CliRunner().invoke(
+        main, ["grade", str(tmp_path), "--benchmark", "gaia", "--metadata", str(DATA / "metadata"), "--summary", str(summary), "--report-dir", str(tmp_path / "rep")]
+    )
+    assert r.exit_code == 0, r.output
+    (row,) = [x for x in pl.read_csv(summary).iter_rows(named=True) if x["path"].endswith("gaia_submission.jsonl")]
+    assert row["status"] == "ok" and "none of its 3 row(s) is a task of --metadata" in row["error"]
     # One known task is enough: no warning.
     f.write_text(json.dumps({"task_id": "mk-0001", "model_answer": "42"}) + "\n" + json.dumps({"task_id": "test-1", "model_answer": "1"}) + "\n")
     r = CliRunner().invoke(main, ["grade", str(f), "--metadata", str(DATA / "metadata"), "--json", "--comparison", str(tmp_path / "c.csv")])

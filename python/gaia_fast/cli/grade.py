@@ -431,25 +431,8 @@ def grade_archive(plan: Plan, **options: Any) -> None:
             truth_side=options.get("truth_side", "metadata"),
         )
     result = detail["result"]
-    counts = result.get("status_counts") or {}
-    if meta is not None and counts.get("unknown_task") and set(counts) <= {"unknown_task", "missing"}:
-        # Every row was left out: a file of another split or benchmark, whose 0% would mislead.
-        err.print(
-            f"[yellow]warning:[/] {job.path}: none of its {counts['unknown_task']} row(s) is a task of --metadata "
-            f"(split {options['split']}); the accuracy counts every task as missing. Another split (--split) or another benchmark?",
-            markup=True,
-            highlight=False,
-        )
-    join = (result.get("audit") or {}).get("join") or {}
-    if meta is not None and join.get("on") == "question" and join.get("unmatched") and not join.get("exact") and not join.get("normalised"):
-        # No question is the metadata's: rows graded against their own truth beside all tasks missing.
-        err.print(
-            f"[yellow]warning:[/] {job.path}: none of its {join['unmatched']} question(s) is a question of --metadata "
-            f"(split {options['split']}); they are graded against the file's own truth, beside every metadata task "
-            "counted missing. Another benchmark?",
-            markup=True,
-            highlight=False,
-        )
+    for warning in result.get("warnings", []):
+        err.print(f"[yellow]warning:[/] {warning}", markup=True, highlight=False)
     if as_json:
         click.echo(json.dumps(result, indent=2, ensure_ascii=False, default=str))
     else:

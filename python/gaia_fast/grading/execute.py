@@ -213,7 +213,12 @@ def _grade_gaia(job: Job, options: GradeOptions, report: Path | None, out: Path 
             .with_columns(pl.col(pl.Enum, pl.Categorical).cast(pl.String))
             .to_dicts(),
         }
-    status, error = "ok", None
+    warnings = _metadata_mismatch(path, result, options.split) if meta is not None else []
+    if warnings:
+        result["warnings"] = warnings
+    # An archive none of whose rows is a task of the metadata is graded (every task missing),
+    # and the note says why its accuracy is what it is.
+    status, error = "ok", "; ".join(warnings) or None
     if check is not None:
         from gaia_fast.grading.summary import group_scores, leaderboard_scores
 
@@ -242,6 +247,27 @@ def _grade_gaia(job: Job, options: GradeOptions, report: Path | None, out: Path 
         disagreements=outcome.diff_total if options.compare is not None else None,
         detail={"result": result, "outcome": outcome, "scan": scan, "check": check},
     )
+
+
+def _metadata_mismatch(path: Path, result: dict[str, Any], split: str) -> list[str]:
+    """What says a GAIA archive is not of the metadata's split or benchmark: no row's task id
+    is one of its tasks (a test-split submission graded against validation), or no row's
+    question is one of its questions (another benchmark's file), so its accuracy is about
+    tasks it does not hold."""
+    out = []
+    counts = result.get("status_counts") or {}
+    if counts.get("unknown_task") and set(counts) <= {"unknown_task", "missing"}:
+        out.append(
+            f"{path}: none of its {counts['unknown_task']} row(s) is a task of --metadata (split {split}); "
+            "the accuracy counts every task as missing. Another split (--split) or another benchmark?"
+        )
+    join = (result.get("audit") or {}).get("join") or {}
+    if join.get("on") == "question" and join.get("unmatched") and not join.get("exact") and not join.get("normalised"):
+        out.append(
+            f"{path}: none of its {join['unmatched']} question(s) is a question of --metadata (split {split}); "
+            "they are graded against the file's own truth, beside every metadata task counted missing. Another benchmark?"
+        )
+    return out
 
 
 def _has_values(report: pl.DataFrame) -> bool:
