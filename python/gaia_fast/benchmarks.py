@@ -1651,6 +1651,19 @@ def non_result(path: str | Path) -> str | None:
     return None
 
 
+_UNSUPPORTED_RX: tuple[dict[str, str], re.Pattern[str], list[tuple[re.Pattern[str], str]]] | None = None
+
+
+def _unsupported_rx() -> tuple[re.Pattern[str], list[tuple[re.Pattern[str], str]]]:
+    """:data:`UNSUPPORTED` compiled once: all its patterns as one, and each with its reason
+    (a search asks per file, for each way its name splits into model and dataset)."""
+    global _UNSUPPORTED_RX
+    if _UNSUPPORTED_RX is None or _UNSUPPORTED_RX[0] is not UNSUPPORTED:
+        joined = re.compile("|".join(f"(?:{rx})" for rx in UNSUPPORTED))
+        _UNSUPPORTED_RX = (UNSUPPORTED, joined, [(re.compile(rx), kind) for rx, kind in UNSUPPORTED.items()])
+    return _UNSUPPORTED_RX[1], _UNSUPPORTED_RX[2]
+
+
 def unsupported(path: str | Path, model: str | None = None, *, listed_only: bool = False) -> tuple[str, str, str] | None:
     """``(model, dataset, reason)`` for a VLMEvalKit result file whose dataset has no flow
     here: a known dataset (:data:`UNSUPPORTED`), or (unless ``listed_only``) any
@@ -1660,11 +1673,12 @@ def unsupported(path: str | Path, model: str | None = None, *, listed_only: bool
     if p.suffix.lower() not in _RESULT_EXT or non_result(p):
         return None
     parts = p.stem.split("_")
+    any_rx, each = _unsupported_rx()
     for i in range(1, len(parts)):
         model_part, dataset = "_".join(parts[:i]), "_".join(parts[i:])
-        for rx, kind in UNSUPPORTED.items():
-            if re.fullmatch(rx, dataset):
-                return model_part, dataset, f"no grading flow yet for {dataset} ({kind})"
+        if any_rx.fullmatch(dataset):  # one pattern for the ~100 names, then which one
+            kind = next(kind for rx, kind in each if rx.fullmatch(dataset))
+            return model_part, dataset, f"no grading flow yet for {dataset} ({kind})"
     if listed_only:
         return None
     folder = model if model is not None else model_folder(p).name
